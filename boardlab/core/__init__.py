@@ -1,0 +1,1 @@
+"""The game protocol shared by every game, and the machinery built on it."""

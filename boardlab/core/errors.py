@@ -1,0 +1,32 @@
+"""Typed exceptions: every kind of bad input has its own class and a message for the user."""
+
+
+class BoardlabError(Exception):
+    """Base class of every error Boardlab raises for bad input; its message is user-facing."""
+
+
+class UnknownGameError(BoardlabError, KeyError):
+    """No game is registered under the requested id."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class OptionError(BoardlabError, ValueError):
+    """An option key is unknown or its value is outside its allowed range."""
+
+
+class NotationError(BoardlabError, ValueError):
+    """A move string is not a well-formed decision in the game's notation."""
+
+
+class IllegalMoveError(BoardlabError, ValueError):
+    """A well-formed decision that is not legal in the current position."""
+
+
+class PositionError(BoardlabError, ValueError):
+    """A position text is malformed, not canonical or inconsistent."""
+
+
+class RecordError(BoardlabError, ValueError):
+    """A game record file is corrupt or holds an illegal move."""

@@ -1,0 +1,91 @@
+"""The end of a game: a result for every player and the reason the game ended."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Result(Enum):
+    """One player's result in a finished game."""
+
+    WIN = "win"
+    LOSS = "loss"
+    DRAW = "draw"
+
+
+class Termination(Enum):
+    """Why a game ended (rules README §6.2); each game uses the reasons that apply to it."""
+
+    ALL_CAPTURED = "all_captured"
+    HOME_ROW = "home_row"
+    STALEMATE = "stalemate"
+    LAST_FORTIFICATIONS = "last_fortifications"
+    KING_CAPTURED = "king_captured"
+    PLACEMENTS_COMPLETE = "placements_complete"
+    FORCED_PASSES = "forced_passes"
+    REPETITION = "repetition"
+    NO_CAPTURE = "no_capture"
+    PLY_CAP = "ply_cap"
+    RESIGNATION = "resignation"
+
+    @property
+    def label(self) -> str:
+        """A human-readable phrase, e.g. ``home row reached``."""
+        return _LABELS[self]
+
+
+_LABELS = {
+    Termination.ALL_CAPTURED: "all stacks captured",
+    Termination.HOME_ROW: "home row reached",
+    Termination.STALEMATE: "stalemate",
+    Termination.LAST_FORTIFICATIONS: "last Fortifications standing",
+    Termination.KING_CAPTURED: "King captured",
+    Termination.PLACEMENTS_COMPLETE: "placements complete",
+    Termination.FORCED_PASSES: "forced passes",
+    Termination.REPETITION: "repetition",
+    Termination.NO_CAPTURE: "no-capture cap",
+    Termination.PLY_CAP: "ply cap",
+    Termination.RESIGNATION: "resignation",
+}
+
+_REWARD = {Result.WIN: 1.0, Result.DRAW: 0.0, Result.LOSS: -1.0}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Per-player results (indexed by seat), the termination reason, and scores if any."""
+
+    results: tuple[Result, ...]
+    termination: Termination
+    scores: tuple[int, ...] | None = None
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Seats that won (empty for a shared draw)."""
+        return tuple(i for i, r in enumerate(self.results) if r is Result.WIN)
+
+    def rewards(self) -> tuple[float, ...]:
+        """+1 for a win, 0 for a draw, -1 for a loss, per seat."""
+        return tuple(_REWARD[r] for r in self.results)
+
+    @classmethod
+    def win_for(cls, winner: int, players: int, termination: Termination) -> Outcome:
+        """One seat wins, every other seat loses."""
+        results = tuple(Result.WIN if i == winner else Result.LOSS for i in range(players))
+        return cls(results, termination)
+
+    @classmethod
+    def draw(cls, players: int, termination: Termination) -> Outcome:
+        """Every seat draws."""
+        return cls((Result.DRAW,) * players, termination)
+
+    def describe(self, player_names: tuple[str, ...]) -> str:
+        """E.g. ``Romans won (home row reached)`` or ``draw (repetition)``."""
+        winners = self.winners
+        head = " and ".join(player_names[i] for i in winners) + " won" if winners else "draw"
+        text = f"{head} ({self.termination.label})"
+        if self.scores is not None:
+            score = ", ".join(f"{n} {s}" for n, s in zip(player_names, self.scores, strict=True))
+            text += f"; score {score}"
+        return text

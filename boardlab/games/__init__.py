@@ -1,0 +1,1 @@
+"""One subpackage per game; each registers in :mod:`boardlab.core.registry`."""
