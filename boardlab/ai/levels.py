@@ -1,0 +1,39 @@
+"""Named strength levels per game, mapped to bot specs with reproducible budgets.
+
+Levels use iteration or depth budgets, so a level plays the same way for a seed, with a time
+cap as a safety margin so that no level makes a user wait. The ladder
+(``python -m boardlab.ai.ladder``) measures each level against the one below.
+"""
+
+from __future__ import annotations
+
+from boardlab.core.errors import OptionError
+from boardlab.core.game import Game
+
+LEVELS = ("easy", "medium", "hard", "expert")
+
+_DEFAULT_TWO_PLAYER = {
+    "easy": "greedy:noise=0.3",
+    "medium": "alphabeta:depth=2,noise=0.05,time=2",
+    "hard": "mcts:iters=400,time=3",
+    "expert": "mcts:iters=1600,time=6",
+}
+_DEFAULT_MULTI_PLAYER = {
+    "easy": "greedy:noise=0.3",
+    "medium": "mcts:iters=100,time=2",
+    "hard": "mcts:iters=400,time=3",
+    "expert": "mcts:iters=1600,time=6",
+}
+
+# Per-game tables, tuned by the ladder; games not listed use the defaults above.
+LEVEL_TABLE: dict[str, dict[str, str]] = {}
+
+
+def level_spec(game: Game, level: str) -> str:
+    """The bot spec behind ``level`` for ``game``; raises OptionError for an unknown level."""
+    if level not in LEVELS:
+        raise OptionError(f"unknown level {level!r}; levels are: {', '.join(LEVELS)}")
+    table = LEVEL_TABLE.get(game.id)
+    if table is None:
+        table = _DEFAULT_TWO_PLAYER if game.num_players == 2 else _DEFAULT_MULTI_PLAYER
+    return table[level]
