@@ -40,6 +40,10 @@ class Game(ABC):
         self.options: dict[str, OptionValue] = resolve_options(self.OPTIONS, options)
         if SEED in self.options and self.options[SEED] is None:
             self.options[SEED] = random.SystemRandom().randrange(2**31)
+        self.repetition_draw: int = _int_option(self.options, REPETITION_DRAW)
+        """The N of the repetition draw, 0 when off or absent from this game."""
+        self.max_plies: int = _int_option(self.options, MAX_PLIES)
+        """The ply cap, 0 when off or absent from this game."""
         self._setup()
 
     def _setup(self) -> None:  # noqa: B027 - optional hook
@@ -69,18 +73,6 @@ class Game(ABC):
         """Parse a position text (raises PositionError); repetition counts start there."""
 
     @property
-    def repetition_draw(self) -> int:
-        """The N of the repetition draw, 0 when off or absent from this game."""
-        value = self.options.get(REPETITION_DRAW, 0)
-        return value if isinstance(value, int) else 0
-
-    @property
-    def max_plies(self) -> int:
-        """The ply cap, 0 when off or absent from this game."""
-        value = self.options.get(MAX_PLIES, 0)
-        return value if isinstance(value, int) else 0
-
-    @property
     def seed(self) -> int | None:
         """The seed in force for games with chance, else None."""
         value = self.options.get(SEED)
@@ -99,3 +91,8 @@ class Game(ABC):
 
     def __hash__(self) -> int:
         return hash((self.id, tuple(self.options.items())))
+
+
+def _int_option(options: dict[str, OptionValue], key: str) -> int:
+    value = options.get(key, 0)
+    return value if isinstance(value, int) else 0

@@ -87,8 +87,8 @@ class State(ABC):
         return True
 
     def _repetition_point(self) -> bool:
-        """True where repetition is counted: the start of a turn in normal play."""
-        return self.turn_start
+        """Asked only at the start of a turn: False during a setup phase (no repetition)."""
+        return True
 
     def _progress_cap_reached(self) -> bool:
         """True when the game's no-progress cap ends the game now."""
@@ -119,7 +119,7 @@ class State(ABC):
         """Begin repetition history at this position and apply the shared end checks."""
         self._seen = {}
         self._seen_owned = True
-        if self._outcome is None:
+        if self._outcome is None and self.turn_start:
             self._check_shared_rules()
 
     def legal_actions(self) -> list[int]:
@@ -140,7 +140,7 @@ class State(ABC):
     def apply_action(self, action: int) -> None:
         """Play a legal action id in place. The caller guarantees legality (see play)."""
         self._apply(action)
-        if self._outcome is None:
+        if self._outcome is None and self.turn_start:
             self._check_shared_rules()
 
     def play(self, text: str) -> int:
@@ -162,8 +162,7 @@ class State(ABC):
         return new
 
     def _check_shared_rules(self) -> None:
-        if not self.turn_start:
-            return
+        """Repetition, no-progress cap, ply cap (rules README §6.2 steps 3-5), at a turn start."""
         game = self.game
         limit = game.repetition_draw
         if limit and self._repetition_point():
@@ -200,7 +199,7 @@ class State(ABC):
 
     def repetition_count(self) -> int:
         """How often the current position has occurred (0 where repetition is not counted)."""
-        if not self._repetition_point():
+        if not self.turn_start or not self._repetition_point():
             return 0
         return self._seen.get(self._repetition_key(), 0)
 

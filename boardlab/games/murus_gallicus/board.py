@@ -1,0 +1,83 @@
+"""Board geometry of Murus Gallicus as bitboards: one int bit per cell, rows 9 bits wide.
+
+Cell (column c, row r), both from 0, is bit ``r * 9 + c``. Column 8 of every row is padding
+that is never on the board, so a shift that leaves the board on the east or west side lands on
+padding and is masked off.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+WIDTH = 8
+STRIDE = 9
+COLUMNS = "abcdefgh"
+
+# The 8 king directions as bit shifts, in the order used for action ids:
+# N, NE, E, SE, S, SW, W, NW.
+SHIFTS = (STRIDE, STRIDE + 1, 1, 1 - STRIDE, -STRIDE, -STRIDE - 1, -1, STRIDE - 1)
+DIRECTIONS = len(SHIFTS)
+
+
+@dataclass(frozen=True)
+class Board:
+    """Masks and sizes of one board option."""
+
+    rows: int
+    home_rows: int  # rows of towers each side starts with
+    cells: int  # bit positions used, padding included
+    mask: int  # every cell on the board
+    bottom: int  # row 1, the Romans' home row
+    top: int  # the top row, the Gauls' home row
+    stones: int  # stones per side at the start
+    # (shift, move id base - 1, sacrifice id base - 1) per direction; "- 1" because move
+    # generation adds bit_length(), which is the bit index + 1.
+    forward: tuple[tuple[int, int, int], ...]  # directions with a positive shift
+    backward: tuple[tuple[int, int, int], ...]  # directions with a negative shift (negated)
+
+    def shift(self, bits: int, step: int) -> int:
+        """Move every bit one step in a direction, dropping what leaves the board."""
+        return ((bits << step) if step > 0 else (bits >> -step)) & self.mask
+
+    def name(self, index: int) -> str:
+        """Cell name like ``c3`` for a bit index."""
+        return f"{COLUMNS[index % STRIDE]}{index // STRIDE + 1}"
+
+    def index(self, name: str) -> int | None:
+        """Bit index of a cell name, or None if it is not on this board."""
+        if len(name) != 2 or name[0] not in COLUMNS or not name[1].isdigit():
+            return None
+        row = int(name[1]) - 1
+        if not 0 <= row < self.rows:
+            return None
+        return row * STRIDE + COLUMNS.index(name[0])
+
+
+def _row_mask(row: int) -> int:
+    return ((1 << WIDTH) - 1) << (row * STRIDE)
+
+
+@cache
+def board_for(option: str) -> Board:
+    """The Board of a ``board`` option value."""
+    rows = 7 if option == "8x7" else 8
+    home_rows = 2 if option == "8x8_two_rows" else 1
+    mask = 0
+    for row in range(rows):
+        mask |= _row_mask(row)
+    cells = rows * STRIDE
+    bases = [
+        (abs(step), d * cells - 1, (DIRECTIONS + d) * cells - 1) for d, step in enumerate(SHIFTS)
+    ]
+    return Board(
+        forward=tuple(b for b, step in zip(bases, SHIFTS, strict=True) if step > 0),
+        backward=tuple(b for b, step in zip(bases, SHIFTS, strict=True) if step < 0),
+        rows=rows,
+        home_rows=home_rows,
+        cells=cells,
+        mask=mask,
+        bottom=_row_mask(0),
+        top=_row_mask(rows - 1),
+        stones=16 * home_rows,
+    )

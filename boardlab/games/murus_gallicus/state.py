@@ -1,0 +1,194 @@
+"""Murus Gallicus positions: bitboard move generation, moves, end conditions (spec §5-§9).
+
+Action ids: ``(kind * 8 + direction) * board.cells + origin`` where kind 0 is a tower move and
+kind 1 a sacrifice, direction indexes :data:`board.SHIFTS` and origin is the tower's bit index.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Hashable
+from typing import TYPE_CHECKING
+
+from boardlab.core.outcome import Outcome, Termination
+from boardlab.core.state import State
+from boardlab.games.murus_gallicus.board import DIRECTIONS, SHIFTS, STRIDE, Board
+
+if TYPE_CHECKING:
+    from boardlab.games.murus_gallicus.game import MurusGallicus
+
+ROMANS, GAULS = 0, 1
+SIDE_LETTERS = "RG"
+
+
+class MurusGallicusState(State):
+    """A position: four bitboards (Roman towers, Roman walls, Gaul towers, Gaul walls)."""
+
+    NOTATION = re.compile(r"[a-h][1-8][-x][a-h][1-8]")
+    NOTATION_HELP = (
+        "write a tower move as origin-far cell (e.g. c1-c3) and a sacrifice as "
+        "tower, x, adjacent enemy wall (e.g. d3xe4)"
+    )
+
+    def __init__(self, game: MurusGallicus, bits: list[int], side: int, ply: int) -> None:
+        self.game = game
+        self.board: Board = game.board
+        self.bits = bits  # [Roman towers, Roman walls, Gaul towers, Gaul walls]
+        self.side = side
+        self.ply = ply
+        self._outcome: Outcome | None = None
+        self._legal: list[int] = []
+        self._judge(1 - side)
+        self._start()
+
+    @property
+    def current_player(self) -> int:
+        """0 for the Romans, 1 for the Gauls."""
+        return self.side
+
+    def _copy_mutables(self, other: MurusGallicusState) -> None:
+        other.bits = self.bits.copy()
+
+    def _repetition_key(self) -> Hashable:
+        return (*self.bits, self.side)
+
+    def _generate(self) -> list[int]:
+        """Every legal action id of the side to move (§6)."""
+        board = self.board
+        mask, bits = board.mask, self.bits
+        own = 2 * self.side
+        towers = bits[own]
+        enemy_walls = bits[3 - own]
+        free = mask & ~(towers | bits[2 - own] | enemy_walls)  # empty or own wall
+        actions: list[int] = []
+        add = actions.append
+        # A tower on X moves along step s iff X+s and X+2s are free: shift the free cells back.
+        for step, move_base, sacrifice_base in board.forward:
+            near = (free >> step) & mask
+            origins = towers & near & (near >> step)
+            while origins:
+                low = origins & -origins
+                add(move_base + low.bit_length())
+                origins ^= low
+            targets = towers & (enemy_walls >> step)
+            while targets:
+                low = targets & -targets
+                add(sacrifice_base + low.bit_length())
+                targets ^= low
+        for step, move_base, sacrifice_base in board.backward:
+            near = (free << step) & mask
+            origins = towers & near & (near << step)
+            while origins:
+                low = origins & -origins
+                add(move_base + low.bit_length())
+                origins ^= low
+            targets = towers & (enemy_walls << step)
+            while targets:
+                low = targets & -targets
+                add(sacrifice_base + low.bit_length())
+                targets ^= low
+        return actions
+
+    def _legal_actions(self) -> list[int]:
+        return self._legal.copy()
+
+    def _apply(self, action: int) -> None:
+        kind_direction, origin = divmod(action, self.board.cells)
+        step = SHIFTS[kind_direction % DIRECTIONS]
+        bits = self.bits
+        own = 2 * self.side
+        if kind_direction < DIRECTIONS:  # tower move (§7): near and far cell gain a stone
+            near = 1 << (origin + step)
+            far = 1 << (origin + 2 * step)
+            walls = bits[own + 1]
+            grown = walls & (near | far)  # own walls there become towers
+            bits[own] = (bits[own] ^ (1 << origin)) | grown
+            bits[own + 1] = (walls ^ grown) | ((near | far) ^ grown)
+        else:  # sacrifice (§7)
+            bits[3 - own] ^= 1 << (origin + step)
+            bits[own] ^= 1 << origin
+            bits[own + 1] |= 1 << origin
+        mover = self.side
+        self.side = 1 - mover
+        self.ply += 1
+        self._judge(mover)
+
+    def _judge(self, mover: int) -> None:
+        """Breakthrough, then stalemate, after a ply by ``mover`` (§8)."""
+        goal = self.board.top if mover == ROMANS else self.board.bottom
+        if (self.bits[2 * mover] | self.bits[2 * mover + 1]) & goal:
+            self._outcome = Outcome.win_for(mover, 2, Termination.HOME_ROW)
+            self._legal = []
+            return
+        self._legal = self._generate()
+        if not self._legal:
+            self._outcome = Outcome.win_for(mover, 2, Termination.STALEMATE)
+
+    def action_to_str(self, action: int) -> str:
+        """``c1-c3`` for a tower move (origin and far cell), ``d3xe4`` for a sacrifice."""
+        kind_direction, origin = divmod(action, self.board.cells)
+        step = SHIFTS[kind_direction % DIRECTIONS]
+        name = self.board.name
+        if kind_direction < DIRECTIONS:
+            return f"{name(origin)}-{name(origin + 2 * step)}"
+        return f"{name(origin)}x{name(origin + step)}"
+
+    def _explain_illegal(self, text: str) -> str | None:
+        board = self.board
+        origin, target = board.index(text[:2]), board.index(text[3:])
+        if origin is None or target is None:
+            return f"the board has rows 1 to {board.rows}"
+        if not self.bits[2 * self.side] >> origin & 1:
+            return f"there is no {self.game.player_names[self.side]} tower on {text[:2]}"
+        columns = abs(target % STRIDE - origin % STRIDE)
+        rows = abs(target // STRIDE - origin // STRIDE)
+        if text[2] == "x":
+            if max(columns, rows) != 1:
+                return "a sacrifice targets an adjacent enemy wall"
+            return f"there is no enemy wall on {text[3:]} to sacrifice against"
+        if {columns, rows} - {0, 2} or columns == rows == 0:
+            return "a tower moves exactly two cells in a straight line (name the far cell)"
+        return "the move is blocked: both cells must be empty or hold your own wall"
+
+    def position_text(self) -> str:
+        """Board rows top to bottom, side to move, ply counter (§11)."""
+        board = self.board
+        rows = []
+        for row in range(board.rows - 1, -1, -1):
+            out, empty = [], 0
+            for column in range(8):
+                bit = 1 << (row * STRIDE + column)
+                letter = next((c for c, b in zip("RrGg", self.bits, strict=True) if b & bit), "")
+                if letter:
+                    if empty:
+                        out.append(str(empty))
+                        empty = 0
+                    out.append(letter)
+                else:
+                    empty += 1
+            if empty:
+                out.append(str(empty))
+            rows.append("".join(out))
+        return f"{'/'.join(rows)} {SIDE_LETTERS[self.side]} {self.ply}"
+
+    def render(self) -> str:
+        """The board with coordinates, then the side to move and the ply."""
+        from boardlab.games.murus_gallicus.render import render
+
+        return render(self)
+
+    def heuristic(self, player: int) -> float:
+        """Material (tower 2, wall 1) plus the advance of towers towards the enemy home row."""
+        rows = self.board.rows
+        score = 0.0
+        for side, sign in ((player, 1.0), (1 - player, -1.0)):
+            towers, walls = self.bits[2 * side], self.bits[2 * side + 1]
+            score += sign * (2 * towers.bit_count() + walls.bit_count())
+            while towers:
+                low = towers & -towers
+                row = (low.bit_length() - 1) // STRIDE
+                advance = row if side == ROMANS else rows - 1 - row
+                score += sign * 0.15 * advance * advance
+                towers ^= low
+        return math.tanh(score / 12.0)
