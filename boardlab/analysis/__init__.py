@@ -1,0 +1,1 @@
+"""Analysis built on the game protocol: bot-vs-bot matches and speed benchmarks."""

@@ -1,0 +1,118 @@
+"""Speed benchmarks on one core: perft leaf nodes per second and random playouts per second.
+
+Both measurements start from the game's initial position with its default options, so the
+figures of different versions of one game can be compared.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import asdict, dataclass
+
+from boardlab.core.game import Game
+from boardlab.core.perft import perft
+
+
+@dataclass(frozen=True)
+class PerftBench:
+    """The deepest perft that fitted the time budget."""
+
+    depth: int
+    leaves: int
+    seconds: float
+
+    @property
+    def leaves_per_second(self) -> float:
+        """Leaf positions counted per second."""
+        return self.leaves / self.seconds if self.seconds > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class PlayoutBench:
+    """Uniformly random playouts from the initial position to the end of the game."""
+
+    playouts: int
+    decisions: int
+    seconds: float
+
+    @property
+    def playouts_per_second(self) -> float:
+        """Complete games played per second."""
+        return self.playouts / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def mean_decisions(self) -> float:
+        """Average number of decisions in one playout."""
+        return self.decisions / self.playouts if self.playouts else 0.0
+
+
+@dataclass(frozen=True)
+class GameBench:
+    """Both measurements for one game."""
+
+    game: str
+    perft: PerftBench
+    playouts: PlayoutBench
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-ready summary, rates included."""
+        return {
+            "game": self.game,
+            "perft": {
+                **asdict(self.perft),
+                "leaves_per_second": round(self.perft.leaves_per_second),
+            },
+            "playouts": {
+                **asdict(self.playouts),
+                "playouts_per_second": round(self.playouts.playouts_per_second, 1),
+                "mean_decisions": round(self.playouts.mean_decisions, 1),
+            },
+        }
+
+
+def bench_perft(game: Game, seconds: float, max_depth: int = 12) -> PerftBench:
+    """Perft at depths 1, 2, ... while the next depth is predicted to fit in ``seconds``.
+
+    The prediction multiplies the last time by the last growth factor of the leaf count.
+    """
+    state = game.new_initial_state()
+    best = PerftBench(0, 1, 0.0)
+    spent = 0.0
+    previous_leaves = 1
+    for depth in range(1, max_depth + 1):
+        begin = time.perf_counter()
+        leaves = perft(state, depth)
+        elapsed = time.perf_counter() - begin
+        spent += elapsed
+        best = PerftBench(depth, leaves, elapsed)
+        growth = leaves / previous_leaves if previous_leaves else 0.0
+        previous_leaves = leaves
+        if leaves == 0 or spent + elapsed * max(growth, 1.0) > seconds:
+            break
+    return best
+
+
+def bench_playouts(game: Game, seconds: float, seed: int = 0) -> PlayoutBench:
+    """Uniformly random playouts until ``seconds`` have passed (at least one playout)."""
+    rng = random.Random(seed)
+    choice = rng.choice
+    initial = game.new_initial_state()
+    playouts = decisions = 0
+    begin = time.perf_counter()
+    elapsed = 0.0
+    while playouts == 0 or elapsed < seconds:
+        state = initial.clone()
+        actions = state.legal_actions()
+        while actions:
+            state.apply_action(choice(actions))
+            decisions += 1
+            actions = state.legal_actions()
+        playouts += 1
+        elapsed = time.perf_counter() - begin
+    return PlayoutBench(playouts, decisions, elapsed)
+
+
+def bench_game(game: Game, seconds: float) -> GameBench:
+    """Both benchmarks for ``game``, each given ``seconds``."""
+    return GameBench(game.id, bench_perft(game, seconds), bench_playouts(game, seconds))

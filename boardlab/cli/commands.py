@@ -1,0 +1,253 @@
+"""The non-interactive subcommands: games, moves, show, perft, replay, match and bench."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+
+from boardlab.analysis.bench import bench_game
+from boardlab.analysis.match import GameResult, MatchSpec, check_match, run_match, summarize
+from boardlab.core.errors import OptionError
+from boardlab.core.game import Game
+from boardlab.core.options import SEED, format_value, parse_assignments
+from boardlab.core.outcome import Result
+from boardlab.core.perft import divide, perft
+from boardlab.core.records import load_record
+from boardlab.core.registry import game_class, game_ids, make
+from boardlab.core.state import State
+
+
+def game_options(args: argparse.Namespace) -> dict[str, str]:
+    """The ``--option KEY=VALUE`` pairs, with ``--seed N`` as ``seed=N``."""
+    options = parse_assignments(args.option or [])
+    if getattr(args, "seed", None) is not None:
+        options[SEED] = str(args.seed)
+    return options
+
+
+def make_game(args: argparse.Namespace) -> Game:
+    """The game named by ``args.game`` with the options given on the command line."""
+    return make(args.game, **game_options(args))
+
+
+def start_state(game: Game, position: str | None, moves: list[str]) -> State:
+    """The position text (or the initial position) with ``moves`` played from it."""
+    state = game.state_from_text(position) if position is not None else game.new_initial_state()
+    for move in moves:
+        state.play(move)
+    return state
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    """List the installed games with their players and options."""
+    if args.json:
+        print(json.dumps([_game_entry(game_id) for game_id in game_ids()], indent=2))
+        return 0
+    for game_id in game_ids():
+        cls = game_class(game_id)
+        low, high = cls.min_players, cls.max_players
+        count = str(low) if low == high else f"{low}-{high}"
+        names = ", ".join(make(game_id).player_names)
+        print(f"{game_id}  {cls.name}  ({count} players; default seats: {names})")
+        for spec in cls.OPTIONS:
+            shown = "random" if spec.default is None else format_value(spec.default)
+            print(f"    {spec.key}={shown}  [{spec.allowed()}]  {spec.help}")
+    return 0
+
+
+def _game_entry(game_id: str) -> dict[str, object]:
+    cls = game_class(game_id)
+    return {
+        "id": game_id,
+        "name": cls.name,
+        "min_players": cls.min_players,
+        "max_players": cls.max_players,
+        "player_names": list(make(game_id).player_names),
+        "has_chance": cls.has_chance,
+        "has_hidden_information": cls.has_hidden_information,
+        "options": [
+            {
+                "key": spec.key,
+                "kind": spec.kind,
+                "default": spec.default,
+                "allowed": spec.allowed(),
+                "help": spec.help,
+            }
+            for spec in cls.OPTIONS
+        ],
+    }
+
+
+def cmd_moves(args: argparse.Namespace) -> int:
+    """Print the sorted legal moves after the given moves."""
+    game = make_game(args)
+    state = start_state(game, args.position, args.moves)
+    for move in state.legal_moves():
+        print(move)
+    if state.outcome is not None:
+        print(f"game over: {state.outcome.describe(game.player_names)}", file=sys.stderr)
+    return 0
+
+
+def describe_state(state: State) -> str:
+    """The board, the side to move (or the outcome) and the position text."""
+    names = state.game.player_names
+    lines = [state.render().rstrip("\n"), ""]
+    if state.outcome is None:
+        lines.append(f"To move: {names[state.current_player]}")
+    else:
+        lines.append(f"Game over: {state.outcome.describe(names)}")
+    lines.append(f"Position: {state.position_text()}")
+    return "\n".join(lines)
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """Print the board, side to move, position text and outcome."""
+    game = make_game(args)
+    print(describe_state(start_state(game, args.position, args.moves)))
+    return 0
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    """Count leaf positions; with --divide, per first decision too."""
+    if args.depth < 0 or (args.divide and args.depth < 1):
+        least = 1 if args.divide else 0
+        raise OptionError(f"bad depth {args.depth}: it must be an integer >= {least}")
+    state = start_state(make_game(args), args.position, args.moves)
+    if not args.divide:
+        print(perft(state, args.depth))
+        return 0
+    total = 0
+    for move, count in divide(state, args.depth):
+        print(f"{move}: {count}")
+        total += count
+    print(total)
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Load and validate a record, then show its final position (or every turn)."""
+    record, final = load_record(args.file)
+    names = record.game.player_names
+    print(f"Game: {record.game.id}")
+    for name, player in zip(names, record.players, strict=True):
+        print(f"Player {name}: {player}")
+    if args.step:
+        state = record.start_state()
+        print()
+        print(state.render().rstrip("\n"))
+        for number, turn in enumerate(record.turns, 1):
+            for decision in turn.decisions:
+                state.apply_action(state.parse_action(decision))
+            print(f"\n{number} {names[turn.seat]}: {turn.text}")
+            print(state.render().rstrip("\n"))
+    print()
+    print(describe_state(final))
+    outcome = record.outcome(final)
+    print(f"Result: {outcome.describe(names) if outcome else 'unfinished'}")
+    return 0
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    """Play a bot-vs-bot series and print its statistics."""
+    if args.jobs < 1:
+        raise OptionError(f"bad --jobs {args.jobs}: it must be an integer >= 1")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    spec = MatchSpec(
+        args.game,
+        parse_assignments(args.option or []),
+        tuple(args.player or []),
+        args.games,
+        seed,
+        args.save_dir,
+    )
+    game = check_match(spec)
+    begin = time.perf_counter()
+    progress = None if args.quiet else _Progress(spec.games, game.player_names)
+    results = run_match(spec, args.jobs, progress)
+    if progress is not None:
+        progress.finish()
+    summary = summarize(spec, game.player_names, results)
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(_match_text(summary, game, time.perf_counter() - begin))
+    return 0
+
+
+class _Progress:
+    """Progress on stderr: one updated line on a terminal, else a line per tenth of the games."""
+
+    def __init__(self, games: int, player_names: tuple[str, ...]) -> None:
+        self.games = games
+        self.names = player_names
+        self.done = 0
+        self.wins = [0] * len(player_names)
+        self.live = sys.stderr.isatty()
+        self.step = max(1, games // 10)
+
+    def __call__(self, result: GameResult) -> None:
+        self.done += 1
+        for seat, seat_result in enumerate(result.results):
+            self.wins[seat] += seat_result is Result.WIN
+        wins = ", ".join(f"{n} {w}" for n, w in zip(self.names, self.wins, strict=True))
+        line = f"game {self.done}/{self.games}: wins {wins}"
+        if self.live:
+            print(f"\r{line}", end="", file=sys.stderr, flush=True)
+        elif self.done % self.step == 0 or self.done == self.games:
+            print(line, file=sys.stderr, flush=True)
+
+    def finish(self) -> None:
+        if self.live:
+            print(file=sys.stderr)
+
+
+def _match_text(summary: dict[str, object], game: Game, seconds: float) -> str:
+    side_wins = summary["side_wins"]
+    terminations = summary["terminations"]
+    players = summary["players"]
+    assert isinstance(side_wins, dict) and isinstance(terminations, dict)
+    assert isinstance(players, list)
+    sides = ", ".join(f"{name} {count}" for name, count in side_wins.items())
+    reasons = ", ".join(f"{reason} {count}" for reason, count in terminations.items())
+    lines = [
+        f"{game.id}: {summary['games']} games in {seconds:.1f} s, seed {summary['seed']}",
+        f"wins by side: {sides}; draws {summary['draws']}",
+        f"mean plies: {summary['mean_plies']}",
+        f"terminations: {reasons}",
+        f"{'player':<24} {'W':>5} {'D':>5} {'L':>5} {'score':>6}  95% CI",
+    ]
+    for row in players:
+        low, high = row["score_ci95"]
+        lines.append(
+            f"{row['player']:<24} {row['wins']:>5} {row['draws']:>5} {row['losses']:>5} "
+            f"{row['score']:>6.3f}  [{low:.3f}, {high:.3f}]"
+        )
+    return "\n".join(lines)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Benchmark perft and random playouts for each installed game (or those named)."""
+    if not args.seconds > 0:
+        raise OptionError(f"bad --seconds {args.seconds}: it must be a number > 0")
+    chosen = args.game or game_ids()
+    games = [make(game_id) for game_id in chosen]
+    reports = []
+    for game in games:
+        report = bench_game(game, args.seconds)
+        reports.append(report.to_json())
+        if not args.json:
+            p, r = report.perft, report.playouts
+            print(
+                f"{game.id}: perft {p.depth} = {p.leaves} leaves in {p.seconds:.2f} s "
+                f"({p.leaves_per_second:,.0f} leaves/s); "
+                f"{r.playouts} random playouts in {r.seconds:.2f} s "
+                f"({r.playouts_per_second:,.1f}/s, {r.mean_decisions:.1f} decisions each)",
+                flush=True,
+            )
+    if args.json:
+        print(json.dumps(reports, indent=2))
+    return 0
