@@ -66,7 +66,7 @@ def binomial_p_value(wins: int, decided: int) -> float:
     if decided == 0:
         return 1.0
     tail = sum(math.comb(decided, k) for k in range(wins, decided + 1))
-    return tail / 2**decided
+    return tail / (1 << decided)
 
 
 def wilson_interval(wins: int, trials: int, z: float = 1.96) -> tuple[float, float]:

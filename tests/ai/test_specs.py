@@ -1,0 +1,85 @@
+"""Player specs: grammar, errors that name what is allowed, levels."""
+
+from __future__ import annotations
+
+import pytest
+from toy_games import Nim, TicTacToe
+
+from boardlab.ai import make_bot
+from boardlab.ai.alphabeta import AlphaBetaBot
+from boardlab.ai.greedy import GreedyBot
+from boardlab.ai.levels import LEVELS, level_spec
+from boardlab.ai.mcts import MctsBot
+from boardlab.ai.players import parse_spec
+from boardlab.ai.random_bot import RandomBot
+from boardlab.core.errors import OptionError
+
+
+def test_human_is_none() -> None:
+    assert make_bot("human", TicTacToe(), 1) is None
+
+
+@pytest.mark.parametrize(
+    ("spec", "cls"),
+    [
+        ("random", RandomBot),
+        ("greedy", GreedyBot),
+        ("greedy:noise=0.2", GreedyBot),
+        ("alphabeta:depth=4", AlphaBetaBot),
+        ("alphabeta:depth=4,time=2", AlphaBetaBot),
+        ("mcts:time=1.0", MctsBot),
+        ("mcts:iters=2000,c=1.4", MctsBot),
+        ("mcts:iters=50,rollout=0,reuse=false", MctsBot),
+    ],
+)
+def test_specs_make_their_bot(spec: str, cls: type) -> None:
+    bot = make_bot(spec, TicTacToe(), 1)
+    assert isinstance(bot, cls)
+    assert bot is not None
+    assert bot.spec == spec
+
+
+def test_parse_spec_values() -> None:
+    assert parse_spec("mcts:iters=2000,c=1.4") == ("mcts", {"iters": 2000, "c": 1.4})
+    assert parse_spec("level:hard") == ("level", "hard")
+
+
+@pytest.mark.parametrize(
+    ("spec", "names"),
+    [
+        ("minimax", "kinds are"),
+        ("mcts:depth=3", "mcts takes: iters, time"),
+        ("alphabeta:depth=x", "a int"),
+        ("alphabeta:depth=0", "positive"),
+        ("mcts:time=-1", "positive"),
+        ("mcts:iters", "KEY=VALUE"),
+        ("mcts:", "KEY=VALUE"),
+        ("random:x=1", "random takes: none"),
+        ("mcts:reuse=yes", "true or false"),
+        ("level:grandmaster", "easy, medium, hard, expert"),
+    ],
+)
+def test_bad_specs_raise_option_error(spec: str, names: str) -> None:
+    with pytest.raises(OptionError, match=names):
+        make_bot(spec, TicTacToe(), 1)
+
+
+def test_alphabeta_refuses_more_than_two_players() -> None:
+    with pytest.raises(OptionError, match="two-player"):
+        make_bot("alphabeta:depth=2", Nim(players=3), 1)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_levels_make_bots_for_two_and_more_players(level: str) -> None:
+    for game in (TicTacToe(), Nim(players=3)):
+        bot = make_bot(f"level:{level}", game, 1)
+        assert bot is not None
+        assert bot.spec == f"level:{level}"
+        assert make_bot(level_spec(game, level), game, 1) is not None
+
+
+def test_level_specs_carry_a_time_cap_or_are_one_ply() -> None:
+    for game in (TicTacToe(), Nim(players=3)):
+        for level in LEVELS:
+            spec = level_spec(game, level)
+            assert "time=" in spec or spec.startswith(("greedy", "random"))
