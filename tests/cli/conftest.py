@@ -1,7 +1,8 @@
 """A tiny Nim registered as game ``nim``: a fixture for the generic command-line machinery.
 
 Players take 1 or 2 stones per decision; whoever takes the last stone wins. Option ``steps``
-makes a turn two decisions (a compound turn), ``players`` gives 2 or 3 seats.
+makes a turn two decisions (a compound turn), ``players`` gives 2 or 3 seats. ``hidden-nim``
+hides the pile from the players' views (hidden information).
 """
 
 from __future__ import annotations
@@ -108,11 +109,42 @@ class NimState(State):
         return 0.0
 
 
+class HiddenNimState(NimState):
+    """Nim where a player's view hides the pile size (hidden information)."""
+
+    masked = False
+
+    def view_state(self, player: int) -> HiddenNimState:
+        view = self.clone()
+        view.masked = True
+        return view
+
+    def view_text(self, player: int) -> str:
+        return "? " + self.position_text().partition(" ")[2]
+
+    def render(self) -> str:
+        return "pile: ?" if self.masked else super().render()
+
+
+class HiddenNimGame(NimGame):
+    """The Nim fixture with a hidden pile."""
+
+    id = "hidden-nim"
+    has_hidden_information = True
+
+    def new_initial_state(self) -> HiddenNimState:
+        pile = self.options["pile"]
+        assert isinstance(pile, int)
+        return HiddenNimState(self, pile, 0, 0, 0)
+
+
 @pytest.fixture(autouse=True)
 def nim_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Register the Nim fixture as game ``nim`` for the duration of a test."""
+    """Register the Nim fixtures as games ``nim`` and ``hidden-nim`` for one test."""
     module = types.ModuleType("boardlab_test_nim")
     module.NimGame = NimGame  # type: ignore[attr-defined]
+    module.HiddenNimGame = HiddenNimGame  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "boardlab_test_nim", module)
     monkeypatch.setitem(registry._GAMES, "nim", "boardlab_test_nim:NimGame")
+    monkeypatch.setitem(registry._GAMES, "hidden-nim", "boardlab_test_nim:HiddenNimGame")
     yield
