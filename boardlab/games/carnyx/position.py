@@ -241,7 +241,9 @@ def _check_consistency(f: Fields, token: bool) -> None:
 
 def _check_setup(f: Fields, counts: list[int]) -> None:
     unplaced_d, unplaced_l = f.pools[0], f.pools[3]
-    if unplaced_d - unplaced_l != f.side:
+    # The spec writes this as unplaced_D - unplaced_L, with the sign inverted: after Dark's
+    # first placement Dark has 2 unplaced and Light 3, with Light to move.
+    if unplaced_l - unplaced_d != f.side:
         raise _bad("during setup Dark and Light place alternately, Dark first")
     if f.ply != SETUP_PLIES - unplaced_d - unplaced_l:
         raise _bad(f"during setup the ply counter equals the pieces placed; ply is {f.ply}")
