@@ -21,18 +21,16 @@ SQUARE_CHARS = ".abAB"
 def legal_actions(squares: bytearray, layout: Layout, groups: tuple[int, ...]) -> list[int]:
     """Every legal placement for a player with these group sizes (spec §6)."""
     actions: list[int] = []
-    free_all: list[int] | None = None
+    by_value = layout.by_value
     for size in set(groups):
         if size == 0:
             continue
-        targets = [i for i in layout.by_value[size] if squares[i] == FREE]
+        base = encode(size, 0)
+        targets = [base + i for i in by_value[size] if squares[i] == FREE]
         if not targets:
             # §6.3 fallback: no free square of this value, so any free square will do.
-            if free_all is None:
-                free_all = [i for i in range(SQUARES) if squares[i] == FREE]
-            targets = free_all
-        base = encode(size, 0)
-        actions.extend(base + i for i in targets)
+            targets = [base + i for i in range(SQUARES) if squares[i] == FREE]
+        actions += targets
     return actions
 
 

@@ -75,10 +75,15 @@ class AnacundState(State):
     def _apply(self, action: int) -> None:
         size, index = decode(action)
         side = self.side
-        own = list(self.groups[side])
+        first, second, third = self.groups[side]
         # Shrinking the last group of this size keeps the sizes in descending order.
-        own[2 - own[::-1].index(size)] -= 1
-        self.groups = (tuple(own), self.groups[1]) if side == 0 else (self.groups[0], tuple(own))
+        if third == size:
+            own = (first, second, third - 1)
+        elif second == size:
+            own = (first, second - 1, third)
+        else:
+            own = (first - 1, second, third)
+        self.groups = (own, self.groups[1]) if side == 0 else (self.groups[0], own)
         nxt, prv = self.game.neighbours
         self.last_captured = tuple(rules.place(self.squares, index, side, nxt, prv))
         self.last_action = action
