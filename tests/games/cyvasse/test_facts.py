@@ -11,9 +11,7 @@ from boardlab.games.cyvasse import Cyvasse, CyvasseState
 SOUTH = (
     "K@e2+D@e1+E@c4+E@g4+H@b3+H@g3+L@a4+L@i4+S@d4+S@f4+R@c5+R@e5+R@g5+B@d3+B@f3+C@c2+T@f2+M@b5+M@i5"
 )
-NORTH = (
-    "K@e8+D@b11+E@g8+E@c8+H@g9+H@b9+L@i8+L@a8+S@f8+S@d8+R@h7+R@f7+R@d7+B@e9+B@c9+C@e10+T@b10+M@i7+M@b7"
-)
+NORTH = "K@e8+D@b11+E@g8+E@c8+H@g9+H@b9+L@i8+L@a8+S@f8+S@d8+R@h7+R@f7+R@d7+B@e9+B@c9+C@e10+T@b10+M@i7+M@b7"
 NORTH_TIE = "K@c10" + NORTH[len("K@e8") :]
 
 
@@ -68,9 +66,7 @@ def test_fact_03_full_deployment_and_first_player() -> None:
     moves = state.legal_moves()
     assert len(moves) == 149
     captures = [m for m in moves if "x" in m or "*" in m]
-    assert captures == (
-        "b11xg3 b11xg4 b11xg5 c8xc5 d7xc5 d7xe5 f7xe5 f7xg5 g8xg5 h7xg5".split()
-    )
+    assert captures == ("b11xg3 b11xg4 b11xg5 c8xc5 d7xc5 d7xe5 f7xe5 f7xg5 g8xg5 h7xg5".split())
 
 
 def _tie(**options: object) -> CyvasseState:
@@ -113,10 +109,13 @@ def test_fact_06_trumps() -> None:
 
 def test_fact_07_line_of_sight() -> None:
     mountain = of(pos("5k/7/8/5rr2/5Mr3/5C5/10/9/8/7/K5 S - - 0 2"), "f6")
-    assert mountain == (
-        "f6*g7 f6-d4 f6-d5 f6-d6 f6-d7 f6-d8 f6-e4 f6-e5 f6-e6 f6-e7 f6-e8 f6-f4 f6-f5 f6-g5 "
-        "f6-g6 f6-h6"
-    ).split()
+    assert (
+        mountain
+        == (
+            "f6*g7 f6-d4 f6-d5 f6-d6 f6-d7 f6-d8 f6-e4 f6-e5 f6-e6 f6-e7 f6-e8 f6-f4 f6-f5 f6-g5 "
+            "f6-g6 f6-h6"
+        ).split()
+    )
     clear = of(pos("5k/7/8/5rr2/6r3/5C5/10/9/8/7/K5 S - - 0 2"), "f6")
     assert len(clear) == 19 and {"f6*f8", "f6*g7", "f6*g8"} <= set(clear)
     two = of(pos("5k/7/8/5rr2/5Mr3/5CM4/10/9/8/7/K5 S - - 0 2"), "f6")
@@ -132,10 +131,13 @@ AFTER_C6 = (
 
 def test_fact_08_cavalry_double_jump() -> None:
     state = pos(CAVALRY)
-    assert of(state, "c3") == (
-        "c3-a2 c3-a3 c3-a4 c3-b1 c3-b2 c3-b3 c3-b4 c3-b5 c3-c1 c3-c2 c3-c4 c3-c5 c3-c6 c3-d1 "
-        "c3-d2 c3-d3 c3-d4 c3-d5 c3-d6 c3-e2 c3-e3 c3-e4 c3-e5 c3-f3 c3-f4 c3-f5 c3-f6 c3xe6"
-    ).split()
+    assert (
+        of(state, "c3")
+        == (
+            "c3-a2 c3-a3 c3-a4 c3-b1 c3-b2 c3-b3 c3-b4 c3-b5 c3-c1 c3-c2 c3-c4 c3-c5 c3-c6 c3-d1 "
+            "c3-d2 c3-d3 c3-d4 c3-d5 c3-d6 c3-e2 c3-e3 c3-e4 c3-e5 c3-f3 c3-f4 c3-f5 c3-f6 c3xe6"
+        ).split()
+    )
     state.play("c3-c6")
     assert state.position_text() == "5k/7/8/9/10/2L1r6/10/9/8/7/K5 S c3-c6 - 0 2"
     assert state.current_player == 0 and not state.turn_start
@@ -149,10 +151,13 @@ def test_fact_08_cavalry_double_jump() -> None:
     other = pos(CAVALRY)
     other.play("c3-d5")
     assert other.position_text() == "5k/7/8/9/10/4r6/3L6/9/8/7/K5 S c3-d5 - 0 2"
-    assert other.legal_moves() == (
-        "d5-b3 d5-b4 d5-b5 d5-c3 d5-c4 d5-c5 d5-c6 d5-c7 d5-d3 d5-d4 d5-d6 d5-d7 d5-e4 d5-e5 "
-        "d5-f5 d5-f6 d5xe6"
-    ).split()
+    assert (
+        other.legal_moves()
+        == (
+            "d5-b3 d5-b4 d5-b5 d5-c3 d5-c4 d5-c5 d5-c6 d5-c7 d5-d3 d5-d4 d5-d6 d5-d7 d5-e4 d5-e5 "
+            "d5-f5 d5-f6 d5xe6"
+        ).split()
+    )
 
 
 def test_fact_09_optional_second_jump() -> None:
@@ -177,15 +182,21 @@ def test_fact_10_king_capture_ends_turn_and_game() -> None:
 
 def test_fact_11_dragon() -> None:
     first = of(pos("5k/7/2r5/3b5/4r5/11/5S4/5M3/5D2/7/K5 S - - 0 2"), "f3")
-    assert first == (
-        "f3-a3 f3-b3 f3-c3 f3-d1 f3-d3 f3-e2 f3-e3 f3-f1 f3-f2 f3-f6 f3-g3 f3-g4 f3-h3 f3-h5 "
-        "f3-i6 f3-i7 f3-i8 f3xd8 f3xe7"
-    ).split()
+    assert (
+        first
+        == (
+            "f3-a3 f3-b3 f3-c3 f3-d1 f3-d3 f3-e2 f3-e3 f3-f1 f3-f2 f3-f6 f3-g3 f3-g4 f3-h3 f3-h5 "
+            "f3-i6 f3-i7 f3-i8 f3xd8 f3xe7"
+        ).split()
+    )
     second = of(pos("5k/7/8/3r5/4c5/11/5C4/9/5D2/7/K5 S - - 0 2"), "f3")
-    assert second == (
-        "f3-a3 f3-b3 f3-c3 f3-d1 f3-d3 f3-e2 f3-e3 f3-f1 f3-f2 f3-f4 f3-f6 f3-g3 f3-g4 f3-h3 "
-        "f3-h5 f3-i6 f3-i7 f3-i8"
-    ).split()
+    assert (
+        second
+        == (
+            "f3-a3 f3-b3 f3-c3 f3-d1 f3-d3 f3-e2 f3-e3 f3-f1 f3-f2 f3-f4 f3-f6 f3-g3 f3-g4 f3-h3 "
+            "f3-h5 f3-i6 f3-i7 f3-i8"
+        ).split()
+    )
     dragons = "5k/7/2r5/9/4d5/11/10/9/5D2/7/K5 S - - 0 2"
     assert [m for m in of(pos(dragons), "f3") if "x" in m] == ["f3xc9", "f3xe7"]
     blocked = pos(dragons, dragon_blocked_by_dragon=True)
