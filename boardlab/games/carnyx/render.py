@@ -27,7 +27,7 @@ def _cell(square: int, stack: str) -> str:
 def render_state(state: CarnyxState) -> str:
     """The board (rank 5 at the top, as Dark sees it) and the game information below it."""
     board = state.board
-    header = "    " + "".join(f.center(CELL) for f in FILES)
+    header = ("    " + "".join(f.center(CELL) for f in FILES)).rstrip()
     lines = [f"Carnyx, ply {state.ply}", header]
     for rank in range(SIZE - 1, -1, -1):
         row = "".join(_cell(s, board[s]) for s in range(rank * SIZE, rank * SIZE + SIZE))
@@ -93,7 +93,8 @@ def _status_lines(state: CarnyxState) -> list[str]:
     if outcome is not None:
         lines.append("Game over: " + outcome.describe(state.game.player_names))
     elif state.in_setup:
-        lines.append(f"Setup: {NAMES_OF[side]} places a piece on its home rank (e.g. @c1).")
+        example = "@c1" if side == 0 else "@c5"
+        lines.append(f"Setup: {NAMES_OF[side]} places a piece on its home rank (e.g. {example}).")
     else:
         lines.append(f"{NAMES_OF[side]} to move.")
     return lines
