@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import math
 import random
+import signal
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from multiprocessing.process import BaseProcess as Process
 from pathlib import Path
 
 from boardlab.ai import make_bot
@@ -134,10 +136,30 @@ def run_match(
     if jobs <= 1:
         results = map(_play_indexed, tasks)
         return _collect(results, progress)
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
+    try:
         chunk = max(1, spec.games // (jobs * 8))
         results = pool.map(_play_indexed, tasks, chunksize=chunk)
-        return _collect(results, progress)
+        collected = _collect(results, progress)
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown()
+    return collected
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """On Ctrl-C (or a failure) stop at once rather than finish the games under way."""
+    # The executor has no public way to end running workers before Python 3.14.
+    processes: dict[int, Process] = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        process.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops the match."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _collect(

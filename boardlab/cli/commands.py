@@ -28,6 +28,17 @@ def game_options(args: argparse.Namespace) -> dict[str, str]:
     return options
 
 
+def seat_options(game_id: str, options: dict[str, str], players: int) -> dict[str, str]:
+    """``options`` with a game's ``players`` option, when it has one, set from the specs given.
+
+    So three ``--player`` specs make a three-seat Colosseum Offcuts without ``--option``.
+    """
+    keys = {spec.key for spec in game_class(game_id).OPTIONS}
+    if players and "players" in keys and "players" not in options:
+        return {**options, "players": str(players)}
+    return options
+
+
 def make_game(args: argparse.Namespace) -> Game:
     """The game named by ``args.game`` with the options given on the command line."""
     return make(args.game, **game_options(args))
@@ -158,7 +169,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     spec = MatchSpec(
         args.game,
-        parse_assignments(args.option or []),
+        seat_options(args.game, parse_assignments(args.option or []), len(args.player or [])),
         tuple(args.player or []),
         args.games,
         seed,

@@ -119,7 +119,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    options = parse_assignments(args.option or [])
+    options = commands.seat_options(
+        args.game, parse_assignments(args.option or []), len(args.player or [])
+    )
     if args.seed is not None and any(o.key == SEED for o in game_class(args.game).OPTIONS):
         options.setdefault(SEED, str(args.seed))
     game = make(args.game, **options)

@@ -143,3 +143,15 @@ def test_python_dash_m_end_to_end() -> None:
     assert bad.stdout == ""
     assert bad.stderr.startswith("boardlab: error: illegal move 'd1-d4'")
     assert bad.stderr.count("\n") == 1
+
+
+def test_match_with_three_seats_rotates_them(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["match", "nim", "--games", "3", "--seed", "5", "--json", "--quiet"]
+    code, out, _ = run(capsys, *argv, *["--player", "random"] * 3)
+    assert code == 0
+    summary = json.loads(out)
+    assert set(summary["side_wins"]) == {"P1", "P2", "P3"}
+    assert summary["options"] == {"players": "3"}
+    assert summary["draws"] == 0
+    assert sum(summary["player_wins"].values()) == 3
+    assert [row["wins"] + row["losses"] for row in summary["players"]] == [3, 3, 3]

@@ -129,7 +129,7 @@ def test_bots_only_game_is_reproducible(
 
 
 def test_three_seats(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    argv = ["nim", "--option", "players=3", "--player", "random", "--player", "human"]
+    argv = ["nim", "--player", "random", "--player", "human"]
     code, out, err = play(capsys, monkeypatch, [], *argv, "--player", "random")
     assert (code, err) == (0, "")
     assert "P2> " in out
