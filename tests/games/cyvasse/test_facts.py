@@ -11,7 +11,10 @@ from boardlab.games.cyvasse import Cyvasse, CyvasseState
 SOUTH = (
     "K@e2+D@e1+E@c4+E@g4+H@b3+H@g3+L@a4+L@i4+S@d4+S@f4+R@c5+R@e5+R@g5+B@d3+B@f3+C@c2+T@f2+M@b5+M@i5"
 )
-NORTH = "K@e8+D@b11+E@g8+E@c8+H@g9+H@b9+L@i8+L@a8+S@f8+S@d8+R@h7+R@f7+R@d7+B@e9+B@c9+C@e10+T@b10+M@i7+M@b7"
+NORTH = (
+    "K@e8+D@b11+E@g8+E@c8+H@g9+H@b9+L@i8+L@a8+S@f8+S@d8+R@h7+R@f7+R@d7+B@e9+B@c9+C@e10+T@b10"
+    "+M@i7+M@b7"
+)
 NORTH_TIE = "K@c10" + NORTH[len("K@e8") :]
 
 

@@ -111,9 +111,7 @@ def _matrix() -> dict[tuple[str, str], bool]:
     for line in MATRIX.strip().splitlines():
         attacker, *marks = line.split()
         for defender, mark in zip(COLUMNS, marks, strict=True):
-            table[attacker, defender] = (
-                mark == "y"
-            )  # y = legal, . = not (the spec draws ✓ and a dash)
+            table[attacker, defender] = mark == "y"  # y: legal, .: not
     return table
 
 
