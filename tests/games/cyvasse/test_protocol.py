@@ -3,6 +3,7 @@ views (§4.3, §11), options (§12), presets, and hypothesis properties."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -231,7 +232,7 @@ def test_random_lineup_is_seeded() -> None:
 
 # -- properties --------------------------------------------------------------------------------
 
-TOKENS = st.sampled_from(list("123456789KDEHLSRBCTMkdehlsrbct/ -dpx0") + ["10", "11", "c3-c6"])
+TOKENS = st.sampled_from([*"123456789KDEHLSRBCTMkdehlsrbct/ -dpx0", "10", "11", "c3-c6"])
 
 
 @settings(max_examples=200, deadline=None)
@@ -253,7 +254,7 @@ def test_texts_of_random_positions_round_trip(seed: int, plies: int) -> None:
         state.apply_action(action)
     for action in random_lineup(state, seed + 1):
         state.apply_action(action)
-    rng = __import__("random").Random(seed)
+    rng = random.Random(seed)
     for _ in range(plies):
         if state.is_terminal():
             break
