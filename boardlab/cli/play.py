@@ -92,8 +92,12 @@ class TerminalGame:
         text = self.state.action_to_str(action)
         self._apply(action)
         # A decision the humans may not see (a secret deployment) is announced without notation.
-        hidden = any(self.state.view_text(h) != self.state.position_text() for h in self.humans)
-        print(f"{self.names[seat]} plays {'(hidden)' if hidden else text}")
+        print(f"{self.names[seat]} plays {'(hidden)' if self._hiding() else text}")
+
+    def _hiding(self) -> bool:
+        """True while some human's view leaves out part of the position."""
+        text = self.state.position_text()
+        return any(self.state.view_text(human) != text for human in self.humans)
 
     def _apply(self, action: int) -> None:
         self.record.add(self.state, action)
@@ -113,7 +117,7 @@ class TerminalGame:
 
     def _human_decision(self, seat: int) -> None:
         name = self.names[seat]
-        if self.hotseat_hidden and self.viewer != seat:
+        if self.hotseat_hidden and self.viewer != seat and self._hiding():
             if sys.stdout.isatty():
                 print(CLEAR_SCREEN, end="")
             self._ask(f"Pass the terminal to {name} and press Enter ")
