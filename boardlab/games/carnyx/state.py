@@ -28,7 +28,10 @@ from boardlab.games.carnyx.board import (
     exit_id,
     move_id,
 )
+from boardlab.games.carnyx.evaluation import evaluate
+from boardlab.games.carnyx.explain import explain_illegal
 from boardlab.games.carnyx.position import Fields, format_fields
+from boardlab.games.carnyx.render import render_state
 
 if TYPE_CHECKING:
     from boardlab.games.carnyx.game import Carnyx
@@ -240,8 +243,16 @@ class CarnyxState(State):
         return not self.in_setup
 
     def _repetition_key(self) -> Hashable:
-        text = self.position_text()
-        return text[: text.rindex(" ")]
+        # Fields 1-6 of the position text (all but the ply), held as a tuple: the text is a
+        # one-to-one writing of these values, and building it every ply is the slow part.
+        return (
+            "|".join(self.board),
+            self.side,
+            tuple(self.pools),
+            self.hunker,
+            tuple(sorted(self.memory.items())),
+            self.marker,
+        )
 
     # -- notation and text ---------------------------------------------------------------
 
@@ -273,16 +284,10 @@ class CarnyxState(State):
         )
 
     def render(self) -> str:
-        from boardlab.games.carnyx.render import render_state
-
         return render_state(self)
 
     def heuristic(self, player: int) -> float:
-        from boardlab.games.carnyx.evaluation import evaluate
-
         return evaluate(self, player)
 
     def _explain_illegal(self, text: str) -> str | None:
-        from boardlab.games.carnyx.explain import explain_illegal
-
         return explain_illegal(self, text)
