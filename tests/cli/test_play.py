@@ -148,3 +148,19 @@ def test_hidden_information_is_not_shown(
     _, out, _ = play(capsys, monkeypatch, lines, *argv)
     assert "Pass the terminal to P1 and press Enter" in out
     assert "Pass the terminal to P2 and press Enter" in out
+
+
+def test_ctrl_c_leaves_the_game_without_a_traceback(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    def interrupt(prompt: str = "") -> str:
+        raise KeyboardInterrupt
+
+    record = tmp_path / "interrupted.txt"
+    monkeypatch.setattr("builtins.input", interrupt)
+    assert main(["play", "murus-gallicus", "--save", str(record)]) == 130
+    out, err = capsys.readouterr()
+    assert "interrupted" in out
+    assert "Game left unfinished." in out
+    assert err == ""
+    assert load_record(record)[0].turns == []
