@@ -53,9 +53,7 @@ def render_state(state: ColosseumState) -> str:
             )
     else:
         lines.append("(no counter placed yet; the first Board Piece goes on 0,0)")
-    lines.append(
-        "Counters: seat digit + b/f = Board Piece/Fortification in Mobile mode, B/F = Attack"
-    )
+    lines.append("Counters: seat digit, then b/f = Board Piece/Fortification Mobile, B/F = Attack")
     lines.extend(_seat_lines(state))
     lines.append(_step_line(state))
     lines.append(
