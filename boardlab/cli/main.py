@@ -144,7 +144,12 @@ def _fail(message: str) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (0 success, 2 bad input, 130 interrupted)."""
     try:
-        args = build_parser().parse_args(argv)
+        args, extra = build_parser().parse_known_args(argv)
+        # Moves may follow options (`moves GAME --option k=v MOVE`): argparse leaves them over.
+        if extra and hasattr(args, "moves") and not any(x.startswith("-") for x in extra):
+            args.moves += extra
+        elif extra:
+            raise UsageError(f"unrecognized arguments: {' '.join(extra)}")
         code: int = args.run(args)
         return code
     except UsageError as error:

@@ -155,3 +155,12 @@ def test_match_with_three_seats_rotates_them(capsys: pytest.CaptureFixture[str])
     assert summary["draws"] == 0
     assert sum(summary["player_wins"].values()) == 3
     assert [row["wins"] + row["losses"] for row in summary["players"]] == [3, 3, 3]
+
+
+def test_moves_may_follow_options(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "moves", "murus-gallicus", "--option", "board=8x7", "d1-d3")
+    assert code == 0
+    assert len(out.split()) == 20
+    code, _, err = run(capsys, "moves", "murus-gallicus", "d1-d3", "--bogus", "1")
+    assert code == 2
+    assert "unrecognized arguments: --bogus 1" in err
