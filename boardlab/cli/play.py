@@ -24,6 +24,10 @@ HELP = """\
 Commands:
   MOVE        play a decision, or a whole turn as decisions joined by '+'
   moves       list the legal moves
+  preset NAME play a whole setup at once where the game offers presets (e.g. a Cyvasse
+              lineup: `preset classic`, or `preset random` for a seeded random one)
+  savepreset NAME
+              save your setup on the board as a preset for later games
   undo        take back your last turn and the bot turns after it
   save FILE   save the game record to FILE
   resign      give up the game
@@ -53,6 +57,7 @@ class TerminalGame:
         self.record = Record(game, start, list(players))
         self.state = self.record.start_state()
         rng = random.Random(seed) if seed is not None else None
+        self.rng = random.Random(rng.randrange(2**31) if rng else None)
         self.bots: list[Bot | None] = [
             make_bot(spec, game, rng.randrange(2**31) if rng else None) for spec in players
         ]
@@ -124,6 +129,9 @@ class TerminalGame:
         self.viewer = seat
         print()
         print(self._view(seat).render().rstrip("\n"))
+        presets = self._presets()
+        if presets:
+            print(f"Presets: {' '.join(presets)} (type `preset NAME` to set up at once)")
         while True:
             line = self._ask(f"{name}> ").strip()
             command, _, argument = line.partition(" ")
@@ -137,6 +145,11 @@ class TerminalGame:
             elif command == "undo":
                 if self._undo():
                     return
+            elif command == "preset" and argument.strip():
+                if self._play_preset(argument.strip()):
+                    return
+            elif command == "savepreset" and argument.strip():
+                self._save_preset(seat, argument.strip())
             elif command == "save":
                 self._save(argument.strip())
             elif command == "resign":
@@ -151,6 +164,32 @@ class TerminalGame:
                     print(error)
                     continue
                 return
+
+    def _presets(self) -> list[str]:
+        try:
+            return self.state.presets()
+        except BoardlabError as error:
+            print(f"presets unavailable: {error}")
+            return []
+
+    def _play_preset(self, name: str) -> bool:
+        try:
+            actions = self.state.preset_actions(name, self.rng.randrange(2**31))
+        except BoardlabError as error:
+            print(error)
+            return False
+        for action in actions:
+            self._apply(action)
+        print(f"set up with preset {name}")
+        return True
+
+    def _save_preset(self, seat: int, name: str) -> None:
+        try:
+            where = self.state.save_preset(name, seat)
+        except (BoardlabError, OSError) as error:
+            print(f"cannot save preset {name}: {error}")
+            return
+        print(f"saved preset {name} to {where}")
 
     def _print_moves(self) -> None:
         print("Legal moves: " + " ".join(self.state.legal_moves()))

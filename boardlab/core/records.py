@@ -23,13 +23,12 @@ Loading validates every move and names the line of a bad one; saving is atomic.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 from boardlab.core.errors import BoardlabError, RecordError
+from boardlab.core.files import write_atomic
 from boardlab.core.game import Game
 from boardlab.core.outcome import Outcome, Result, Termination
 from boardlab.core.registry import game_class
@@ -128,17 +127,7 @@ class Record:
 
     def save(self, path: str | Path, final: State | None = None) -> None:
         """Write the record atomically: a temporary file in the same folder, then a rename."""
-        target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        text = self.to_text(final)
-        handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(text)
-            os.replace(temp, target)
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise
+        write_atomic(path, self.to_text(final))
 
 
 def load_record(path: str | Path) -> tuple[Record, State]:

@@ -105,6 +105,18 @@ class State(ABC):
         """Why a well-formed decision is illegal here, when the game can say more."""
         return None
 
+    def presets(self) -> list[str]:
+        """Names of whole-turn presets the side to move may play now (e.g. Cyvasse lineups)."""
+        return []
+
+    def preset_actions(self, name: str, seed: int | None = None) -> list[int]:
+        """The decisions of preset ``name`` to play in order (``seed`` drives random ones)."""
+        raise IllegalMoveError(f"no preset {name!r} can be played here")
+
+    def save_preset(self, name: str, player: int) -> str:
+        """Save ``player``'s setup on the board as preset ``name``; returns where it went."""
+        raise IllegalMoveError("this game has no presets to save")
+
     def view_state(self, player: int) -> State:
         """What ``player`` may see: the state itself unless the game hides information."""
         return self.clone()

@@ -164,3 +164,22 @@ def test_ctrl_c_leaves_the_game_without_a_traceback(
     assert "Game left unfinished." in out
     assert err == ""
     assert load_record(record)[0].turns == []
+
+
+def test_cyvasse_deployment_by_preset_and_saving_a_lineup(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("BOARDLAB_HOME", str(tmp_path))
+    record = tmp_path / "cyvasse.txt"
+    lines = ["preset nosuch", "preset random", "savepreset mine", "quit"]
+    argv = ["cyvasse", "--player", "human", "--player", "random", "--seed", "3"]
+    code, out, _ = play(capsys, monkeypatch, [*lines], *argv, "--save", str(record))
+    assert code == 0
+    assert "Presets: classic fortress vanguard random" in out
+    assert "unknown preset 'nosuch'" in out
+    assert "set up with preset random" in out
+    assert f"saved preset mine to {tmp_path / 'cyvasse_presets.json'}" in out
+    loaded, _ = load_record(record)
+    assert len(loaded.turns[0].decisions) == 19
+    code, out, _ = play(capsys, monkeypatch, ["quit"], *argv)
+    assert "Presets: classic fortress vanguard mine random" in out

@@ -100,7 +100,7 @@ def test_a_failed_save_leaves_the_old_file_and_no_temporary(
     def fail(source: str, target: str) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr("boardlab.core.records.os.replace", fail)
+    monkeypatch.setattr("boardlab.core.files.os.replace", fail)
     with pytest.raises(OSError, match="disk full"):
         record.save(path, state)
     assert path.read_text() == "old"

@@ -13,10 +13,10 @@ import json
 import os
 import random
 import re
-import tempfile
 from pathlib import Path
 
 from boardlab.core.errors import IllegalMoveError, PositionError
+from boardlab.core.files import write_atomic
 from boardlab.games.cyvasse.board import HEX_NAMES, INDEX_OF_NAME, ZONES, reflect
 from boardlab.games.cyvasse.state import SIDE_NAMES, CyvasseState
 from boardlab.games.cyvasse.units import (
@@ -36,6 +36,9 @@ PRESETS: dict[str, str] = {
     "+C@e2+T@e3+M@b5+M@i5",
 }
 """Built-in lineups for the default army (``classic`` is the lineup of spec Test fact 3)."""
+
+RANDOM = "random"
+"""The name of the seeded random lineup (never a saved preset's name)."""
 
 _NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
 PRESET_FILE_NAME = "cyvasse_presets.json"
@@ -147,7 +150,7 @@ def preset_decisions(state: CyvasseState, name: str, path: Path | None = None) -
 
 def save_preset(name: str, lineup: str, path: Path | None = None) -> Path:
     """Save ``lineup`` under ``name`` in the user preset file (atomically); returns the file."""
-    if not _NAME.fullmatch(name):
+    if not _NAME.fullmatch(name) or name == RANDOM:
         raise IllegalMoveError(
             f"bad preset name {name!r}: use 1-32 lowercase letters, digits, '_' or '-'"
         )
@@ -158,13 +161,5 @@ def save_preset(name: str, lineup: str, path: Path | None = None) -> Path:
     file = path or default_preset_path()
     saved = _read_user(file)
     saved[name] = lineup
-    file.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=f".{file.name}.", dir=file.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump(saved, out, indent=1, sort_keys=True)
-        os.replace(temp, file)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    write_atomic(file, json.dumps(saved, indent=1, sort_keys=True))
     return file

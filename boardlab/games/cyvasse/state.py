@@ -12,6 +12,7 @@ import re
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, ClassVar
 
+from boardlab.core.errors import BoardlabError
 from boardlab.core.outcome import Outcome, Termination
 from boardlab.core.state import State
 from boardlab.games.cyvasse.board import (
@@ -178,6 +179,35 @@ class CyvasseState(State):
     def view_text(self, player: int) -> str:
         """The spec §11 view: during a hidden deployment the opponent's zone is written empty."""
         return self.view_state(player).position_text()
+
+    def presets(self) -> list[str]:
+        """Lineups that fit the army, plus ``random``, before the side's first placement."""
+        if self._outcome is not None or not self.deploying or self.placed:
+            return []
+        from boardlab.games.cyvasse import presets
+
+        fitting = []
+        for name, lineup in presets.load_presets().items():
+            try:
+                presets.lineup_decisions(self, lineup)
+            except BoardlabError:
+                continue
+            fitting.append(name)
+        return [*fitting, presets.RANDOM]
+
+    def preset_actions(self, name: str, seed: int | None = None) -> list[int]:
+        """The placements of a named lineup, or of a seeded random one for ``random``."""
+        from boardlab.games.cyvasse import presets
+
+        if name == presets.RANDOM:
+            return presets.random_lineup(self, seed)
+        return presets.preset_decisions(self, name)
+
+    def save_preset(self, name: str, player: int) -> str:
+        """Save ``player``'s deployed army as a lineup in the user preset file."""
+        from boardlab.games.cyvasse import presets
+
+        return str(presets.save_preset(name, presets.lineup_from_state(self, player)))
 
     def view_state(self, player: int) -> CyvasseState:
         """What ``player`` may see, as a state its bot can search from.
