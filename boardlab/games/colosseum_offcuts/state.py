@@ -10,6 +10,8 @@ from boardlab.core.state import State
 from boardlab.games.colosseum_offcuts import notation, rules
 from boardlab.games.colosseum_offcuts.board import ATTACK, DIRECTIONS, FORT, Cell, Stacks
 from boardlab.games.colosseum_offcuts.board import counter_text as _counter_text
+from boardlab.games.colosseum_offcuts.evaluation import evaluate
+from boardlab.games.colosseum_offcuts.render import render_state
 
 if TYPE_CHECKING:
     from boardlab.games.colosseum_offcuts.game import ColosseumOffcuts
@@ -276,13 +278,9 @@ class ColosseumState(State):
         )
 
     def render(self) -> str:
-        from boardlab.games.colosseum_offcuts.render import render_state
-
         return render_state(self)
 
     def heuristic(self, player: int) -> float:
-        from boardlab.games.colosseum_offcuts.evaluation import evaluate
-
         return evaluate(self, player)
 
     def _explain_illegal(self, text: str) -> str | None:
