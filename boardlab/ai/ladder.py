@@ -174,12 +174,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--rungs",
-        default="random,easy,medium,hard,expert",
-        help="comma-separated ladder from weakest to strongest; levels or bot specs",
+        nargs="+",
+        default=["random", *LEVELS],
+        help="the ladder from weakest to strongest: levels or bot specs (default: random "
+        "and the levels)",
     )
     args = parser.parse_args(argv)
     options: dict[str, OptionValue] = dict(parse_assignments(args.option))
-    specs = [f"level:{r}" if r in LEVELS else r for r in args.rungs.split(",")]
+    specs = [f"level:{r}" if r in LEVELS else r for r in args.rungs]
     print(TABLE_HEAD)
     ok = True
     for weak, strong in itertools.pairwise(specs):

@@ -26,7 +26,14 @@ _DEFAULT_MULTI_PLAYER = {
 }
 
 # Per-game tables, tuned by the ladder; games not listed use the defaults above.
-LEVEL_TABLE: dict[str, dict[str, str]] = {}
+LEVEL_TABLE: dict[str, dict[str, str]] = {
+    "murus-gallicus": {
+        "easy": "greedy:noise=0.3",
+        "medium": "alphabeta:depth=2,noise=0.05,time=2",
+        "hard": "alphabeta:depth=3,noise=0.02,time=3",
+        "expert": "alphabeta:depth=4,noise=0.02,time=5",
+    },
+}
 
 
 def level_spec(game: Game, level: str) -> str:
