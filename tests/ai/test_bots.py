@@ -6,12 +6,12 @@ import random
 import time
 
 import pytest
-from toy_games import Nim, TicTacToe
 
 from boardlab.ai import Bot, make_bot
 from boardlab.ai.mcts import MctsBot
 from boardlab.core.game import Game
 from boardlab.core.state import State
+from tests.ai.toy_games import Nim, TicTacToe
 
 TWO_PLAYER_SPECS = [
     "random",
