@@ -1,7 +1,8 @@
-"""Speed benchmarks on one core: perft leaf nodes per second and random playouts per second.
+"""Speed benchmarks on one core: perft leaves/s, random playouts/s and the bots' search speed.
 
-Both measurements start from the game's initial position with its default options, so the
-figures of different versions of one game can be compared.
+Perft and playouts start from the game's initial position with its default options, so the
+figures of different versions of one game can be compared; the bots' figures come from
+:func:`boardlab.ai.bench.bot_speed`.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import random
 import time
 from dataclasses import asdict, dataclass
 
+from boardlab.ai.bench import bot_speed
 from boardlab.core.game import Game
 from boardlab.core.perft import perft
 
@@ -49,11 +51,12 @@ class PlayoutBench:
 
 @dataclass(frozen=True)
 class GameBench:
-    """Both measurements for one game."""
+    """Every measurement for one game."""
 
     game: str
     perft: PerftBench
     playouts: PlayoutBench
+    bots: dict[str, float]  # mcts_sims_per_s, alphabeta_nodes_per_s (two players only)
 
     def to_json(self) -> dict[str, object]:
         """A JSON-ready summary, rates included."""
@@ -68,6 +71,7 @@ class GameBench:
                 "playouts_per_second": round(self.playouts.playouts_per_second, 1),
                 "mean_decisions": round(self.playouts.mean_decisions, 1),
             },
+            "bots": {key: round(value) for key, value in self.bots.items()},
         }
 
 
@@ -114,5 +118,7 @@ def bench_playouts(game: Game, seconds: float, seed: int = 0) -> PlayoutBench:
 
 
 def bench_game(game: Game, seconds: float) -> GameBench:
-    """Both benchmarks for ``game``, each given ``seconds``."""
-    return GameBench(game.id, bench_perft(game, seconds), bench_playouts(game, seconds))
+    """Every benchmark for ``game``, each given ``seconds``."""
+    return GameBench(
+        game.id, bench_perft(game, seconds), bench_playouts(game, seconds), bot_speed(game, seconds)
+    )

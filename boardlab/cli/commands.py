@@ -252,11 +252,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
         reports.append(report.to_json())
         if not args.json:
             p, r = report.perft, report.playouts
+            bots = "".join(f"; {key} {value:,.0f}" for key, value in report.bots.items())
             print(
                 f"{game.id}: perft {p.depth} = {p.leaves} leaves in {p.seconds:.2f} s "
                 f"({p.leaves_per_second:,.0f} leaves/s); "
                 f"{r.playouts} random playouts in {r.seconds:.2f} s "
-                f"({r.playouts_per_second:,.1f}/s, {r.mean_decisions:.1f} decisions each)",
+                f"({r.playouts_per_second:,.1f}/s, {r.mean_decisions:.1f} decisions each)"
+                f"{bots}",
                 flush=True,
             )
     if args.json:

@@ -35,5 +35,9 @@ def test_bench_command_json(capsys: pytest.CaptureFixture[str]) -> None:
         boardlab.make("murus-gallicus").new_initial_state(), report["perft"]["depth"]
     )
     assert report["playouts"]["playouts"] >= 1
+    assert set(report["bots"]) == {"mcts_sims_per_s", "alphabeta_nodes_per_s"}
+    assert report["bots"]["mcts_sims_per_s"] > 0
     assert main(["bench", "--game", "murus-gallicus", "--seconds", "0.02"]) == 0
-    assert "random playouts" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "random playouts" in out
+    assert "mcts_sims_per_s" in out
