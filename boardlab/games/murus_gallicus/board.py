@@ -35,6 +35,10 @@ class Board:
     # generation adds bit_length(), which is the bit index + 1.
     forward: tuple[tuple[int, int, int], ...]  # directions with a positive shift
     backward: tuple[tuple[int, int, int], ...]  # directions with a negative shift (negated)
+    # Per action id: (is a tower move, origin bit, bits of the cells it changes) — the near
+    # and far cells of a tower move, the enemy wall of a sacrifice; unused ids hold zeros.
+    effects: tuple[tuple[bool, int, int], ...]
+    goals: tuple[int, int]  # the row each side must reach: top for the Romans, row 1 for Gauls
 
     def shift(self, bits: int, step: int) -> int:
         """Move every bit one step in a direction, dropping what leaves the board."""
@@ -70,7 +74,20 @@ def board_for(option: str) -> Board:
     bases = [
         (abs(step), d * cells - 1, (DIRECTIONS + d) * cells - 1) for d, step in enumerate(SHIFTS)
     ]
+    effects = []
+    for kind in range(2):
+        for step in SHIFTS:
+            for origin in range(cells):
+                near, far = origin + step, origin + 2 * step
+                if kind == 0 and 0 <= far < cells:
+                    effects.append((True, 1 << origin, (1 << near) | (1 << far)))
+                elif kind == 1 and 0 <= near < cells:
+                    effects.append((False, 1 << origin, 1 << near))
+                else:
+                    effects.append((False, 0, 0))
     return Board(
+        effects=tuple(effects),
+        goals=(_row_mask(rows - 1), _row_mask(0)),
         forward=tuple(b for b, step in zip(bases, SHIFTS, strict=True) if step > 0),
         backward=tuple(b for b, step in zip(bases, SHIFTS, strict=True) if step < 0),
         rows=rows,

@@ -94,30 +94,25 @@ class MurusGallicusState(State):
         return self._legal.copy()
 
     def _apply(self, action: int) -> None:
-        kind_direction, origin = divmod(action, self.board.cells)
-        step = SHIFTS[kind_direction % DIRECTIONS]
+        is_move, origin, target = self.board.effects[action]
         bits = self.bits
-        own = 2 * self.side
-        if kind_direction < DIRECTIONS:  # tower move (§7): near and far cell gain a stone
-            near = 1 << (origin + step)
-            far = 1 << (origin + 2 * step)
-            walls = bits[own + 1]
-            grown = walls & (near | far)  # own walls there become towers
-            bits[own] = (bits[own] ^ (1 << origin)) | grown
-            bits[own + 1] = (walls ^ grown) | ((near | far) ^ grown)
-        else:  # sacrifice (§7)
-            bits[3 - own] ^= 1 << (origin + step)
-            bits[own] ^= 1 << origin
-            bits[own + 1] |= 1 << origin
         mover = self.side
+        own = 2 * mover
+        if is_move:  # tower move (§7): the near and far cells each gain a stone
+            walls = bits[own + 1]
+            bits[own] = (bits[own] ^ origin) | (walls & target)  # own walls become towers
+            bits[own + 1] = walls ^ target  # empty cells become walls
+        else:  # sacrifice (§7): the enemy wall goes, the tower becomes a wall
+            bits[3 - own] ^= target
+            bits[own] ^= origin
+            bits[own + 1] |= origin
         self.side = 1 - mover
         self.ply += 1
         self._judge(mover)
 
     def _judge(self, mover: int) -> None:
         """Breakthrough, then stalemate, after a ply by ``mover`` (§8)."""
-        goal = self.board.top if mover == ROMANS else self.board.bottom
-        if (self.bits[2 * mover] | self.bits[2 * mover + 1]) & goal:
+        if (self.bits[2 * mover] | self.bits[2 * mover + 1]) & self.board.goals[mover]:
             self._outcome = Outcome.win_for(mover, 2, Termination.HOME_ROW)
             self._legal = []
             return
