@@ -42,7 +42,7 @@ class AlphaBetaBot(Bot):
         noise: float = 0.0,
         spec: str = "alphabeta",
     ) -> None:
-        self.spec = spec
+        super().__init__(seed, spec)
         self._rng = random.Random(seed)
         self._salt = self._rng.getrandbits(32)
         self._max_depth = depth if depth is not None else 64
@@ -56,11 +56,11 @@ class AlphaBetaBot(Bot):
         self._nodes = 0
         self._last: dict[str, float] = {}
 
-    def stats(self) -> dict[str, float]:
+    def _search_stats(self) -> dict[str, float]:
         """Nodes, completed depth and seconds of the last search."""
         return dict(self._last)
 
-    def choose(self, state: State) -> int:
+    def _choose(self, state: State) -> int:
         """The best action found within the depth and time budgets."""
         actions = state.legal_actions()
         if len(actions) == 1:

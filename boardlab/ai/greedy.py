@@ -29,11 +29,11 @@ class GreedyBot(Bot):
     """Plays the decision with the best one-ply evaluation; ties broken by the seeded RNG."""
 
     def __init__(self, seed: int | None = None, noise: float = 0.0, spec: str = "greedy") -> None:
-        self.spec = spec
+        super().__init__(seed, spec)
         self._rng = random.Random(seed)
         self._noise = noise
 
-    def choose(self, state: State) -> int:
+    def _choose(self, state: State) -> int:
         """The legal action with the highest (jittered) evaluation for the player to move."""
         player = state.current_player
         actions = state.legal_actions()

@@ -58,7 +58,7 @@ class MctsBot(Bot):
         reuse: bool = True,
         spec: str = "mcts",
     ) -> None:
-        self.spec = spec
+        super().__init__(seed, spec)
         self._rng = random.Random(seed)
         self._iters = iters
         self._time = time
@@ -69,11 +69,11 @@ class MctsBot(Bot):
         self._root_state: State | None = None
         self._last: dict[str, float] = {}
 
-    def stats(self) -> dict[str, float]:
+    def _search_stats(self) -> dict[str, float]:
         """Simulations, reused visits and seconds of the last search."""
         return dict(self._last)
 
-    def choose(self, state: State) -> int:
+    def _choose(self, state: State) -> int:
         """The most visited root decision after the budgeted simulations."""
         deadline = Deadline(self._time)
         player = state.current_player

@@ -12,9 +12,9 @@ class RandomBot(Bot):
     """Chooses uniformly among the legal decisions."""
 
     def __init__(self, seed: int | None = None) -> None:
-        self.spec = "random"
+        super().__init__(seed, "random")
         self._rng = random.Random(seed)
 
-    def choose(self, state: State) -> int:
+    def _choose(self, state: State) -> int:
         """A uniformly random legal action id."""
         return self._rng.choice(state.legal_actions())

@@ -11,7 +11,7 @@ from boardlab.ai import Bot, make_bot
 from boardlab.ai.mcts import MctsBot
 from boardlab.core.game import Game
 from boardlab.core.state import State
-from tests.ai.toy_games import Nim, TicTacToe
+from tests.toy_games import Nim, TicTacToe, WideNim
 
 TWO_PLAYER_SPECS = [
     "random",
@@ -47,13 +47,13 @@ def _self_play(spec: str, game: Game, seed: int) -> list[int]:
 def test_two_player_bots_play_legal_games(spec: str) -> None:
     for seed in range(3):
         _self_play(spec, TicTacToe(), seed)
-        _self_play(spec, Nim(stones=12, steps=2), seed)
+        _self_play(spec, Nim(pile=12, steps=2), seed)
 
 
 @pytest.mark.parametrize("spec", ["random", "greedy", "mcts:iters=40", "level:medium"])
 def test_multi_player_bots_play_legal_games(spec: str) -> None:
     for players in (3, 5):
-        _self_play(spec, Nim(players=players, stones=20, steps=2), 7)
+        _self_play(spec, WideNim(players=players, pile=20, steps=2), 7)
 
 
 @pytest.mark.parametrize(
@@ -74,7 +74,7 @@ def test_seeds_vary_play() -> None:
 @pytest.mark.parametrize("spec", ["mcts:time=0.2", "alphabeta:time=0.2"])
 def test_time_budget_respected(spec: str) -> None:
     # Big Nim: alpha-beta cannot finish, MCTS has no iteration cap.
-    state = Nim(stones=400, steps=2).new_initial_state()
+    state = Nim(pile=400, steps=2).new_initial_state()
     bot = _bot(spec, state.game)
     start = time.perf_counter()
     action = bot.choose(state)
@@ -123,23 +123,40 @@ def _nim_wins(state: State, memo: dict[str, bool]) -> bool:
     return memo[key]
 
 
-@pytest.mark.parametrize("stones", range(4, 13))
+# A turn takes 2 to 4 stones (1 when one is left), so the side to move loses exactly when the
+# pile is 0 or 5 modulo 6; these are the winning starts from 4 to 12 stones.
+WINNING_STARTS = [4, 7, 8, 9, 10]
+LOSING_STARTS = [5, 6, 11, 12]
+
+
+def test_nim_starts_are_classified_by_brute_force() -> None:
+    memo: dict[str, bool] = {}
+    for stones in WINNING_STARTS + LOSING_STARTS:
+        state = Nim(pile=stones, steps=2).new_initial_state()
+        assert _nim_wins(state, memo) == (stones in WINNING_STARTS), stones
+
+
+@pytest.mark.parametrize("stones", WINNING_STARTS)
 def test_alphabeta_solves_compound_turn_nim(stones: int) -> None:
     # Each turn is two decisions by the same player: the search must not flip sides inside it.
-    game = Nim(stones=stones, steps=2)
+    game = Nim(pile=stones, steps=2)
     state = game.new_initial_state()
     memo: dict[str, bool] = {}
-    if not _nim_wins(state, memo):
-        pytest.skip("losing start: every move loses")
     action = _bot("alphabeta:depth=12", game).choose(state)
     child = state.child(action)
     assert child.current_player == 0  # still inside the first turn
     assert _nim_wins(child, memo)
 
 
+@pytest.mark.parametrize("stones", LOSING_STARTS)
+def test_alphabeta_plays_on_from_a_losing_start(stones: int) -> None:
+    state = Nim(pile=stones, steps=2).new_initial_state()
+    assert _bot("alphabeta:depth=12", state.game).choose(state) in state.legal_actions()
+
+
 def test_mcts_three_players_takes_the_last_stones() -> None:
-    game = Nim(players=3, stones=10, steps=2)
-    state = game.state_from_text("2 1 1")
+    game = Nim(players=3, pile=10, steps=2)
+    state = game.state_from_text("2 1 1 0")
     assert _bot("mcts:iters=10", game).choose(state) == 1
 
 

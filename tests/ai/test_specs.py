@@ -12,7 +12,7 @@ from boardlab.ai.mcts import MctsBot
 from boardlab.ai.players import parse_spec
 from boardlab.ai.random_bot import RandomBot
 from boardlab.core.errors import OptionError
-from tests.ai.toy_games import Nim, TicTacToe
+from tests.toy_games import Nim, TicTacToe
 
 
 def test_human_is_none() -> None:

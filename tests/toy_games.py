@@ -1,11 +1,22 @@
-"""Tiny games for testing bots through the protocol: tic-tac-toe and N-player compound Nim."""
+"""Tiny games for testing bots and the command line through the protocol.
+
+``TicTacToe``; ``Nim`` (one pile, take 1 or 2 stones per decision, taking the last stone wins;
+option ``steps`` makes a turn two decisions, a compound turn; ``players`` gives 2 or 3 seats);
+``WideNim``, the same Nim for up to five seats (the most the bots serve); ``HiddenNim``, whose
+views hide the pile (hidden information). :func:`register_toy_games` registers ``nim`` and
+``hidden-nim`` for the command-line tests.
+"""
 
 from __future__ import annotations
 
 import re
 
+import pytest
+
+from boardlab.core import registry
 from boardlab.core.errors import PositionError
 from boardlab.core.game import Game
+from boardlab.core.options import OptionSpec
 from boardlab.core.outcome import Outcome, Termination
 from boardlab.core.state import State
 
@@ -104,19 +115,23 @@ class TicTacToeState(State):
 
 
 class Nim(Game):
-    """One pile; a turn is ``steps`` decisions, each taking 1 or 2; taking the last one wins."""
+    """Nim with one pile."""
 
     id = "nim"
     name = "Nim"
-
-    def __init__(self, players: int = 2, stones: int = 10, steps: int = 2) -> None:
-        self.players, self.stones, self.steps = players, stones, steps
-        super().__init__()
+    OPTIONS = (
+        OptionSpec("pile", "int", 5, "Stones at the start.", minimum=1, maximum=1000),
+        OptionSpec("players", "int", 2, "Number of seats.", minimum=2, maximum=3),
+        OptionSpec("steps", "int", 1, "Decisions per turn.", minimum=1, maximum=2),
+    )
+    max_players = 3
 
     @property
     def player_names(self) -> tuple[str, ...]:
         """P1, P2, ..."""
-        return tuple(f"P{i + 1}" for i in range(self.players))
+        count = self.options["players"]
+        assert isinstance(count, int)
+        return tuple(f"P{seat + 1}" for seat in range(count))
 
     @property
     def num_actions(self) -> int:
@@ -125,37 +140,40 @@ class Nim(Game):
 
     def new_initial_state(self) -> NimState:
         """The full pile, seat 0 to move."""
-        return NimState(self, self.stones, 0, 0)
+        pile = self.options["pile"]
+        assert isinstance(pile, int)
+        return NimState(self, pile, 0, 0, 0)
 
     def state_from_text(self, text: str) -> NimState:
-        """Parse ``STONES PLAYER STEP``."""
-        try:
-            stones, player, step = (int(x) for x in text.split())
-        except ValueError:
-            raise PositionError(f"bad position {text!r}") from None
-        return NimState(self, stones, player, step)
+        """Parse ``PILE SEAT STEP PLY``, e.g. ``5 0 0 0``."""
+        fields = text.split(" ")
+        if len(fields) != 4 or not all(f.isdigit() for f in fields):
+            raise PositionError(f"bad position {text!r}: write PILE SEAT STEP PLY")
+        pile, seat, step, ply = map(int, fields)
+        if seat >= self.num_players:
+            raise PositionError(f"bad position {text!r}: no seat {seat}")
+        return NimState(self, pile, seat, step, ply)
 
 
 class NimState(State):
-    """A Nim position with a sub-step inside the compound turn."""
+    """A Nim position: pile size, seat to move, decision within the turn, turns played."""
 
-    NOTATION = re.compile(r"[12]")
-    NOTATION_HELP = "1 or 2"
-    game: Nim
+    NOTATION = re.compile(r"[0-9]+")
+    NOTATION_HELP = "the number of stones to take, 1 or 2"
 
-    def __init__(self, game: Nim, stones: int, player: int, step: int) -> None:
+    def __init__(self, game: Nim, pile: int, seat: int, step: int, ply: int) -> None:
         self.game = game
-        self.stones, self.player, self.step = stones, player, step
-        self.ply = 0
+        self.pile, self.seat, self.step, self.ply = pile, seat, step, ply
         self._outcome = None
-        if stones == 0:  # the seat to move took the last stone
-            self._outcome = Outcome.win_for(player, game.players, Termination.HOME_ROW)
+        if pile == 0:  # the seat before the one to move took the last stone
+            previous = (seat - 1) % game.num_players
+            self._outcome = Outcome.win_for(previous, game.num_players, Termination.ALL_CAPTURED)
         self._start()
 
     @property
     def current_player(self) -> int:
         """The seat to move."""
-        return self.player
+        return self.seat
 
     @property
     def turn_start(self) -> bool:
@@ -163,31 +181,82 @@ class NimState(State):
         return self.step == 0
 
     def _legal_actions(self) -> list[int]:
-        return [0, 1] if self.stones >= 2 else [0]
+        return [a for a in (0, 1) if a < self.pile]
 
     def _apply(self, action: int) -> None:
-        self.stones -= action + 1
-        if self.stones == 0:
-            self._outcome = Outcome.win_for(self.player, self.game.players, Termination.HOME_ROW)
-            return
+        self.pile -= action + 1
+        players = self.game.num_players
+        if self.pile == 0:
+            self._outcome = Outcome.win_for(self.seat, players, Termination.ALL_CAPTURED)
         self.step += 1
-        if self.step == self.game.steps:
+        if self.pile == 0 or self.step == self.game.options["steps"]:
             self.step = 0
+            self.seat = (self.seat + 1) % players
             self.ply += 1
-            self.player = (self.player + 1) % self.game.players
 
     def action_to_str(self, action: int) -> str:
         """How many stones are taken."""
         return str(action + 1)
 
     def position_text(self) -> str:
-        """Stones, seat to move, sub-step."""
-        return f"{self.stones} {self.player} {self.step}"
+        """Pile, seat to move, decision within the turn, turns played."""
+        return f"{self.pile} {self.seat} {self.step} {self.ply}"
 
     def render(self) -> str:
-        """The pile."""
-        return "|" * self.stones
+        """The pile and the seat to move."""
+        return f"pile: {'o' * self.pile} ({self.pile})\n{self.game.player_names[self.seat]}"
 
     def heuristic(self, player: int) -> float:
         """No opinion: Nim is solved by search, not by looks."""
         return 0.0
+
+
+class WideNim(Nim):
+    """The same Nim for two to five seats, for multi-player bot tests."""
+
+    id = "wide-nim"
+    OPTIONS = (
+        Nim.OPTIONS[0],
+        OptionSpec("players", "int", 2, "Number of seats.", minimum=2, maximum=5),
+        Nim.OPTIONS[2],
+    )
+    max_players = 5
+
+
+class HiddenNimState(NimState):
+    """Nim where a player's view hides the pile size (hidden information)."""
+
+    masked = False
+
+    def view_state(self, player: int) -> HiddenNimState:
+        """A copy that renders without the pile."""
+        view = self.clone()
+        view.masked = True
+        return view
+
+    def view_text(self, player: int) -> str:
+        """The position text with the pile replaced by ``?``."""
+        return "? " + self.position_text().partition(" ")[2]
+
+    def render(self) -> str:
+        """The pile, unless this is a player's view."""
+        return "pile: ?" if self.masked else super().render()
+
+
+class HiddenNim(Nim):
+    """The Nim fixture with a hidden pile."""
+
+    id = "hidden-nim"
+    has_hidden_information = True
+
+    def new_initial_state(self) -> HiddenNimState:
+        """The full (hidden) pile, seat 0 to move."""
+        pile = self.options["pile"]
+        assert isinstance(pile, int)
+        return HiddenNimState(self, pile, 0, 0, 0)
+
+
+def register_toy_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Register ``Nim`` as game ``nim`` and ``HiddenNim`` as ``hidden-nim`` (undone after)."""
+    monkeypatch.setitem(registry._GAMES, "nim", f"{__name__}:Nim")
+    monkeypatch.setitem(registry._GAMES, "hidden-nim", f"{__name__}:HiddenNim")
