@@ -2,7 +2,7 @@
 
 Levels use iteration or depth budgets, so a level plays the same way for a seed, with a time
 cap as a safety margin so that no level makes a user wait. The ladder
-(``python -m boardlab.ai.ladder``) measures each level against the one below.
+(``boardlab ladder GAME``) measures each level against the one below.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """Bot-vs-bot series: seats rotate across games, seeds derive from one match seed.
 
 Game ``i`` (counted from 0) seats player ``(seat + i) mod n`` in seat ``seat``, so with two
-players the first seat alternates. Each game's bot seeds (and chance seed, for games with
-chance) come from the match seed and ``i`` alone, so a match gives the same games whether it
-runs in one process or many.
+players the first seat alternates. Each game's bot seeds come from the match seed and ``i``
+alone, so a match gives the same games whether it runs in one process or many. For games with
+chance, the chance seed comes from the match seed and the round ``i // n``: the n games of one
+rotation meet the same luck from every seat, which takes the luck out of the comparison.
 """
 
 from __future__ import annotations
@@ -71,10 +72,13 @@ def player_labels(players: Sequence[str]) -> list[str]:
     return labels
 
 
-def _game_options(spec: MatchSpec, rng: random.Random, has_seed: bool) -> dict[str, object]:
+def _game_options(spec: MatchSpec, index: int, has_seed: bool) -> dict[str, object]:
     options = dict(spec.options)
     if has_seed and SEED not in options:
-        options[SEED] = rng.randrange(2**31)
+        rotation = index // len(spec.players)
+        options[SEED] = random.Random(f"boardlab-match:{spec.seed}:luck:{rotation}").randrange(
+            2**31
+        )
     return options
 
 
@@ -99,7 +103,7 @@ def play_game(spec: MatchSpec, index: int) -> GameResult:
     """Play game ``index`` of the match, save its record if asked, and return its result."""
     rng = random.Random(f"boardlab-match:{spec.seed}:{index}")
     has_seed = any(option.key == SEED for option in game_class(spec.game_id).OPTIONS)
-    game = make(spec.game_id, **_game_options(spec, rng, has_seed))
+    game = make(spec.game_id, **_game_options(spec, index, has_seed))
     seats = seating(index, len(spec.players))
     bots: list[Bot] = []
     for seat in range(game.num_players):

@@ -9,6 +9,7 @@ import sys
 import time
 
 from boardlab.analysis.bench import bench_game
+from boardlab.analysis.ladder import TABLE_HEAD, pairings, play_rung
 from boardlab.analysis.match import GameResult, MatchSpec, check_match, run_match, summarize
 from boardlab.core.errors import OptionError
 from boardlab.core.game import Game
@@ -263,4 +264,24 @@ def cmd_bench(args: argparse.Namespace) -> int:
             )
     if args.json:
         print(json.dumps(reports, indent=2))
+    return 0
+
+
+def cmd_ladder(args: argparse.Namespace) -> int:
+    """Measure each rung of the strength ladder against the one below; print a markdown table."""
+    if args.jobs < 1:
+        raise OptionError(f"bad --jobs {args.jobs}: it must be an integer >= 1")
+    if args.games < 1:
+        raise OptionError(f"bad --games {args.games}: it must be an integer >= 1")
+    options = parse_assignments(args.option or [])
+    game = make(args.game, **options)
+    print(TABLE_HEAD, flush=True)
+    for weak, strong in pairings(args.rungs):
+        progress = None if args.quiet else _Progress(args.games, game.player_names)
+        rung = play_rung(
+            args.game, options, strong, weak, args.games, args.seed, args.jobs, progress
+        )
+        if progress is not None:
+            progress.finish()
+        print(rung.table_row(), flush=True)
     return 0

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from boardlab import __version__
+from boardlab.ai.levels import LEVELS
 from boardlab.cli import commands
 from boardlab.cli.play import TerminalGame
 from boardlab.core.errors import BoardlabError, OptionError
@@ -104,6 +105,27 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--save-dir", metavar="DIR", help="save each game as DIR/GAME-N.txt")
     match.add_argument("--json", action="store_true", help="print the summary as JSON")
     match.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+    rungs = command(
+        "ladder",
+        "measure bot levels, each against the one below (markdown table)",
+        commands.cmd_ladder,
+    )
+    rungs.add_argument("game", metavar="GAME", help="game id")
+    rungs.add_argument("--games", type=int, default=100, metavar="N", help="games per rung")
+    rungs.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes")
+    rungs.add_argument("--seed", type=int, default=0, metavar="S", help="match seed")
+    rungs.add_argument(
+        "--option", action="append", metavar="KEY=VALUE", help="a game option (repeatable)"
+    )
+    rungs.add_argument(
+        "--rungs",
+        nargs="+",
+        default=["random", *LEVELS],
+        metavar="SPEC",
+        help="weakest to strongest: level names or bot specs (default: random and the levels)",
+    )
+    rungs.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
     replay = command("replay", "validate a game record and show it", commands.cmd_replay)
     replay.add_argument("file", metavar="FILE", help="a game record")

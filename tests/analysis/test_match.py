@@ -122,3 +122,12 @@ def test_match_command_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert "murus-gallicus: 2 games" in out
     assert "wins by side: Romans " in out
     assert "random#2" in out
+
+
+def test_games_of_one_rotation_share_the_luck(tmp_path: Path) -> None:
+    spec = MatchSpec("anacund", {}, ("random", "greedy"), 4, 11, str(tmp_path))
+    run_match(spec)
+    seeds = [load_record(tmp_path / f"anacund-{i}.txt")[0].game.seed for i in range(1, 5)]
+    assert seeds[0] == seeds[1]
+    assert seeds[2] == seeds[3]
+    assert seeds[0] != seeds[2]
