@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from boardlab.core.errors import OptionError, PositionError
+from boardlab.core.errors import IllegalMoveError, NotationError, OptionError, PositionError
 from boardlab.core.outcome import Result, Termination
 from boardlab.core.registry import make
 from boardlab.games.cyvasse import Cyvasse, CyvasseState
@@ -182,3 +182,26 @@ def test_s12_army_sets_the_deployment_order_and_size() -> None:
     state.play("K@a1+R@b1+R@c1+M@d1")
     assert state.position_text() == "6/7/8/9/10/11/10/9/8/7/KRRM2 N d - 0 1"
     assert state.legal_moves()[0] == "K@a10"
+
+
+# -- §6.7 end, §10 notation -------------------------------------------------------------------
+
+
+def test_s6_7_end_only_mid_cavalry_turn_even_when_optional() -> None:
+    """§6.7: under cavalry_second_optional, `end` is still illegal at the start of a turn."""
+    state = build({"c3": "L"}, cavalry_second_optional=True)
+    assert "end" not in state.legal_moves()
+    with pytest.raises(IllegalMoveError):
+        state.play("end")
+    state.play("c3-c6")
+    assert "end" in state.legal_moves()
+
+
+def test_s10_deployment_letters_are_uppercase_for_both_sides() -> None:
+    """§10 deploy: North writes `K@e8`, never `k@e8`."""
+    state = game(army="K1").new_initial_state()
+    state.play("K@a1")
+    with pytest.raises(NotationError):
+        state.play("k@e8")
+    state.play("K@e8")
+    assert state.position_text().startswith("6/7/8/4k4/")
