@@ -18,6 +18,7 @@ class Termination(Enum):
     """Why a game ended (rules README §6.2); each game uses the reasons that apply to it."""
 
     ALL_CAPTURED = "all_captured"
+    EXHAUSTION = "exhaustion"
     HOME_ROW = "home_row"
     STALEMATE = "stalemate"
     LAST_FORTIFICATIONS = "last_fortifications"
@@ -37,6 +38,7 @@ class Termination(Enum):
 
 _LABELS = {
     Termination.ALL_CAPTURED: "all stacks captured",
+    Termination.EXHAUSTION: "no stack and no reserve left",
     Termination.HOME_ROW: "home row reached",
     Termination.STALEMATE: "stalemate",
     Termination.LAST_FORTIFICATIONS: "last Fortifications standing",

@@ -227,9 +227,11 @@ class CarnyxState(State):
         side = self.side
         own = COLOURS[side]
         controls = any(stack and stack[-1] == own for stack in self.board)
-        if not controls and (self.marker == "x" or not self.pools[3 * side + 2]):
-            # §8: captured out (whatever the reserve), or nothing left to deploy.
+        if not controls and self.marker == "x":  # §8.1: captured out, whatever the reserve
             self._outcome = Outcome.win_for(1 - side, 2, Termination.ALL_CAPTURED)
+            return
+        if not controls and not self.pools[3 * side + 2]:  # §8.2: nothing left to deploy
+            self._outcome = Outcome.win_for(1 - side, 2, Termination.EXHAUSTION)
             return
         if self.marker == "p" and self._legal_actions() == [PASS]:
             self._outcome = Outcome.draw(2, Termination.FORCED_PASSES)

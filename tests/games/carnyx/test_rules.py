@@ -260,6 +260,7 @@ def test_s8_loss_by_exhaustion() -> None:
     s = state("5/5/5/5/L4 D 0,10,0/0,10,0 - - - 30")
     assert s.outcome is not None
     assert s.outcome.results == (Result.LOSS, Result.WIN)
+    assert s.outcome.termination is Termination.EXHAUSTION
     assert s.legal_moves() == []
 
 
