@@ -25,8 +25,33 @@ _DEFAULT_MULTI_PLAYER = {
     "expert": "mcts:iters=1600,time=6",
 }
 
-# Per-game tables, tuned by the ladder; games not listed use the defaults above.
+# Per-game tables for two seats, tuned by the ladder; other games, and games with more than two
+# seats, use the defaults above.
 LEVEL_TABLE: dict[str, dict[str, str]] = {
+    "carnyx": {
+        "easy": "greedy:noise=0.3",
+        "medium": "alphabeta:depth=2,noise=0.05,time=2",
+        "hard": "alphabeta:depth=3,noise=0.02,time=3",
+        "expert": "alphabeta:depth=5,noise=0.02,time=5",
+    },
+    "colosseum-offcuts": {
+        "easy": "greedy:noise=0.3",
+        "medium": "greedy",
+        "hard": "alphabeta:depth=2,noise=0.05,time=2",
+        "expert": "alphabeta:depth=4,noise=0.02,time=5",
+    },
+    "anacund": {
+        "easy": "greedy:noise=0.3",
+        "medium": "mcts:iters=50,time=2",
+        "hard": "mcts:iters=800,rollout=40,time=4",
+        "expert": "mcts:iters=4000,rollout=40,time=8",
+    },
+    "cyvasse": {
+        "easy": "greedy:noise=0.3",
+        "medium": "greedy",
+        "hard": "alphabeta:depth=2,noise=0.05,time=2",
+        "expert": "alphabeta:depth=3,noise=0.02,time=4",
+    },
     "murus-gallicus": {
         "easy": "greedy:noise=0.3",
         "medium": "alphabeta:depth=2,noise=0.05,time=2",
@@ -40,7 +65,8 @@ def level_spec(game: Game, level: str) -> str:
     """The bot spec behind ``level`` for ``game``; raises OptionError for an unknown level."""
     if level not in LEVELS:
         raise OptionError(f"unknown level {level!r}; levels are: {', '.join(LEVELS)}")
-    table = LEVEL_TABLE.get(game.id)
-    if table is None:
-        table = _DEFAULT_TWO_PLAYER if game.num_players == 2 else _DEFAULT_MULTI_PLAYER
+    if game.num_players > 2:
+        table = _DEFAULT_MULTI_PLAYER
+    else:
+        table = LEVEL_TABLE.get(game.id, _DEFAULT_TWO_PLAYER)
     return table[level]

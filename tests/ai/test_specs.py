@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+import boardlab
 from boardlab.ai import make_bot
 from boardlab.ai.alphabeta import AlphaBetaBot
 from boardlab.ai.greedy import GreedyBot
-from boardlab.ai.levels import LEVELS, level_spec
+from boardlab.ai.levels import LEVEL_TABLE, LEVELS, level_spec
 from boardlab.ai.mcts import MctsBot
 from boardlab.ai.players import parse_spec
 from boardlab.ai.random_bot import RandomBot
@@ -83,3 +84,14 @@ def test_level_specs_carry_a_time_cap_or_are_one_ply() -> None:
         for level in LEVELS:
             spec = level_spec(game, level)
             assert "time=" in spec or spec.startswith(("greedy", "random"))
+
+
+@pytest.mark.parametrize("game_id", list(LEVEL_TABLE))
+def test_tuned_levels_apply_to_two_seats_and_fall_back_for_more(game_id: str) -> None:
+    game = boardlab.make(game_id)
+    assert [level_spec(game, level) for level in LEVELS] == list(LEVEL_TABLE[game_id].values())
+    if game_id == "colosseum-offcuts":
+        three = boardlab.make(game_id, players=3)
+        for level in LEVELS:
+            assert make_bot(f"level:{level}", three, 1) is not None
+            assert not level_spec(three, level).startswith("alphabeta")
