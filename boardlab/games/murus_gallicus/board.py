@@ -31,18 +31,14 @@ class Board:
     bottom: int  # row 1, the Romans' home row
     top: int  # the top row, the Gauls' home row
     stones: int  # stones per side at the start
-    # (shift, move id base - 1, sacrifice id base - 1) per direction; "- 1" because move
-    # generation adds bit_length(), which is the bit index + 1.
-    forward: tuple[tuple[int, int, int], ...]  # directions with a positive shift
-    backward: tuple[tuple[int, int, int], ...]  # directions with a negative shift (negated)
+    # Per cell: the tower moves from it as (bits of the near and far cells, action id), and
+    # the sacrifices as (bit of the adjacent cell, action id); empty for padding cells.
+    tower_moves: tuple[tuple[tuple[int, int], ...], ...]
+    sacrifices: tuple[tuple[tuple[int, int], ...], ...]
     # Per action id: (is a tower move, origin bit, bits of the cells it changes) — the near
     # and far cells of a tower move, the enemy wall of a sacrifice; unused ids hold zeros.
     effects: tuple[tuple[bool, int, int], ...]
     goals: tuple[int, int]  # the row each side must reach: top for the Romans, row 1 for Gauls
-
-    def shift(self, bits: int, step: int) -> int:
-        """Move every bit one step in a direction, dropping what leaves the board."""
-        return ((bits << step) if step > 0 else (bits >> -step)) & self.mask
 
     def name(self, index: int) -> str:
         """Cell name like ``c3`` for a bit index."""
@@ -71,9 +67,21 @@ def board_for(option: str) -> Board:
     for row in range(rows):
         mask |= _row_mask(row)
     cells = rows * STRIDE
-    bases = [
-        (abs(step), d * cells - 1, (DIRECTIONS + d) * cells - 1) for d, step in enumerate(SHIFTS)
-    ]
+    tower_moves: list[tuple[tuple[int, int], ...]] = []
+    sacrifices: list[tuple[tuple[int, int], ...]] = []
+    for origin in range(cells):
+        moves, targets = [], []
+        if mask >> origin & 1:
+            for direction, step in enumerate(SHIFTS):
+                near, far = origin + step, origin + 2 * step
+                # Padding and the rows beyond the board are off the mask, so a step that
+                # leaves the board on any side lands on a cleared bit.
+                if 0 <= near < cells and mask >> near & 1:
+                    targets.append((1 << near, (DIRECTIONS + direction) * cells + origin))
+                    if 0 <= far < cells and mask >> far & 1:
+                        moves.append(((1 << near) | (1 << far), direction * cells + origin))
+        tower_moves.append(tuple(moves))
+        sacrifices.append(tuple(targets))
     effects = []
     for kind in range(2):
         for step in SHIFTS:
@@ -88,8 +96,8 @@ def board_for(option: str) -> Board:
     return Board(
         effects=tuple(effects),
         goals=(_row_mask(rows - 1), _row_mask(0)),
-        forward=tuple(b for b, step in zip(bases, SHIFTS, strict=True) if step > 0),
-        backward=tuple(b for b, step in zip(bases, SHIFTS, strict=True) if step < 0),
+        tower_moves=tuple(tower_moves),
+        sacrifices=tuple(sacrifices),
         rows=rows,
         home_rows=home_rows,
         cells=cells,

@@ -54,40 +54,27 @@ class MurusGallicusState(State):
         return (*self.bits, self.side)
 
     def _generate(self) -> list[int]:
-        """Every legal action id of the side to move (§6)."""
+        """Every legal action id of the side to move (§6), from per-cell tables."""
         board = self.board
-        mask, bits = board.mask, self.bits
+        bits = self.bits
         own = 2 * self.side
         towers = bits[own]
         enemy_walls = bits[3 - own]
-        free = mask & ~(towers | bits[2 - own] | enemy_walls)  # empty or own wall
+        free = board.mask & ~(towers | bits[2 - own] | enemy_walls)  # empty or own wall
+        tower_moves, sacrifices = board.tower_moves, board.sacrifices
         actions: list[int] = []
         add = actions.append
-        # A tower on X moves along step s iff X+s and X+2s are free: shift the free cells back.
-        for step, move_base, sacrifice_base in board.forward:
-            near = (free >> step) & mask
-            origins = towers & near & (near >> step)
-            while origins:
-                low = origins & -origins
-                add(move_base + low.bit_length())
-                origins ^= low
-            targets = towers & (enemy_walls >> step)
-            while targets:
-                low = targets & -targets
-                add(sacrifice_base + low.bit_length())
-                targets ^= low
-        for step, move_base, sacrifice_base in board.backward:
-            near = (free << step) & mask
-            origins = towers & near & (near << step)
-            while origins:
-                low = origins & -origins
-                add(move_base + low.bit_length())
-                origins ^= low
-            targets = towers & (enemy_walls << step)
-            while targets:
-                low = targets & -targets
-                add(sacrifice_base + low.bit_length())
-                targets ^= low
+        while towers:
+            low = towers & -towers
+            origin = low.bit_length() - 1
+            towers ^= low
+            for cells, action in tower_moves[origin]:
+                if free & cells == cells:  # near and far cell both free
+                    add(action)
+            if enemy_walls:
+                for cell, action in sacrifices[origin]:
+                    if enemy_walls & cell:
+                        add(action)
         return actions
 
     def _legal_actions(self) -> list[int]:
