@@ -7,15 +7,10 @@ import random
 import pytest
 
 import boardlab
-from boardlab.games.anacund import Anacund, AnacundState
+from boardlab.games.anacund import AnacundState
+from tests.games.anacund.helpers import l0
 
 L0 = "112312312312312324645645645645645653 2"
-
-
-def l0(**options: object) -> Anacund:
-    game = boardlab.make("anacund", layout="l0", **options)
-    assert isinstance(game, Anacund)
-    return game
 
 
 def at(text: str, **options: object) -> AnacundState:

@@ -19,15 +19,10 @@ from boardlab.games.anacund.board import (
     bottom_square,
     random_layout,
 )
+from tests.games.anacund.helpers import l0
 
 VALUES = "112312312312312324645645645645645653"
 L0 = f"{VALUES} 2"
-
-
-def l0(**options: object) -> Anacund:
-    game = boardlab.make("anacund", layout="l0", **options)
-    assert isinstance(game, Anacund)
-    return game
 
 
 def at(text: str, **options: object) -> AnacundState:

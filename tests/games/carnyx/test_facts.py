@@ -5,13 +5,7 @@ from __future__ import annotations
 import boardlab
 from boardlab.core.outcome import Result, Termination
 from boardlab.games.carnyx import CarnyxState
-
-
-def state(text: str, **options: object) -> CarnyxState:
-    """A state from a position text under the given options."""
-    result = boardlab.make("carnyx", **options).state_from_text(text)
-    assert isinstance(result, CarnyxState)
-    return result
+from tests.games.carnyx.helpers import after, state
 
 
 def initial() -> CarnyxState:
@@ -19,14 +13,6 @@ def initial() -> CarnyxState:
     result = boardlab.make("carnyx").new_initial_state()
     assert isinstance(result, CarnyxState)
     return result
-
-
-def after(start: CarnyxState, moves: str) -> CarnyxState:
-    """A copy of ``start`` with the space-separated ``moves`` played."""
-    new = start.clone()
-    for move in moves.split():
-        new.play(move)
-    return new
 
 
 def test_fact_01_initial_position() -> None:

@@ -8,21 +8,7 @@ import boardlab
 from boardlab.core.errors import IllegalMoveError, OptionError
 from boardlab.core.outcome import Result, Termination
 from boardlab.games.carnyx import CarnyxState
-
-
-def state(text: str, **options: object) -> CarnyxState:
-    """A state from a position text under the given options."""
-    result = boardlab.make("carnyx", **options).state_from_text(text)
-    assert isinstance(result, CarnyxState)
-    return result
-
-
-def after(start: CarnyxState, moves: str) -> CarnyxState:
-    """A copy of ``start`` with the space-separated ``moves`` played."""
-    new = start.clone()
-    for move in moves.split():
-        new.play(move)
-    return new
+from tests.games.carnyx.helpers import after, state
 
 
 def illegal_reason(s: CarnyxState, move: str) -> str:

@@ -5,24 +5,8 @@ Each test names the spec section (rules/carnyx.md) it states and builds its own 
 
 from __future__ import annotations
 
-import boardlab
 from boardlab.core.outcome import Result, Termination
-from boardlab.games.carnyx import CarnyxState
-
-
-def state(text: str, **options: object) -> CarnyxState:
-    """A state from a position text under the given options."""
-    result = boardlab.make("carnyx", **options).state_from_text(text)
-    assert isinstance(result, CarnyxState)
-    return result
-
-
-def after(start: CarnyxState, moves: str) -> CarnyxState:
-    """A copy of ``start`` with the space-separated ``moves`` played."""
-    new = start.clone()
-    for move in moves.split():
-        new.play(move)
-    return new
+from tests.games.carnyx.helpers import after, state
 
 
 def test_s5_s7_4_protection_leaves_merges_and_exit_jumps_legal() -> None:

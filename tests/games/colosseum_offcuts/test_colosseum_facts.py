@@ -4,18 +4,11 @@ from __future__ import annotations
 
 from boardlab.core.outcome import Result, Termination
 from boardlab.core.registry import make
-from boardlab.games.colosseum_offcuts import ColosseumState
+from tests.games.colosseum_offcuts.helpers import state
 
 GAME_ID = "colosseum-offcuts"
 SETUP = "B@0,0 B@1,0 B@-1,0 B@2,0 F@-1,1 F@2,1 F@-1,-1 F@2,-1".split()
 AFTER_SETUP = "2 -1,-1=1f/-1,0=1b/-1,1=1f/0,0=1b/1,0=2b/2,-1=2f/2,0=2b/2,1=2f 1 - 0 0 8"
-
-
-def state(text: str, **options: object) -> ColosseumState:
-    """A state parsed from a position text under the given options."""
-    parsed = make(GAME_ID, **options).state_from_text(text)
-    assert isinstance(parsed, ColosseumState)
-    return parsed
 
 
 def test_fact_01_initial_position() -> None:

@@ -8,17 +8,11 @@ from boardlab.core.errors import IllegalMoveError, NotationError, OptionError, P
 from boardlab.core.outcome import Result, Termination
 from boardlab.core.registry import make
 from boardlab.games.colosseum_offcuts import ColosseumState
+from tests.games.colosseum_offcuts.helpers import state
 
 GAME_ID = "colosseum-offcuts"
 RING = "2 0,0=1b/0,1=1f/0,2=2b/1,0=1b/1,2=2f/2,0=1f/2,1=2b/2,2=2f 1 - 0 0 20"
 """A 3x3 ring around the hole 1,1: P1 holds the south-west half, P2 the north-east half."""
-
-
-def state(text: str, **options: object) -> ColosseumState:
-    """A state parsed from a position text under the given options."""
-    parsed = make(GAME_ID, **options).state_from_text(text)
-    assert isinstance(parsed, ColosseumState)
-    return parsed
 
 
 def setup_after(moves: str, players: int = 2) -> ColosseumState:

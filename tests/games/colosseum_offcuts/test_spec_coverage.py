@@ -10,18 +10,11 @@ import pytest
 from boardlab.core.errors import PositionError
 from boardlab.core.outcome import Termination
 from boardlab.core.registry import make
-from boardlab.games.colosseum_offcuts import ColosseumState
+from tests.games.colosseum_offcuts.helpers import state
 
 GAME_ID = "colosseum-offcuts"
 CAPTURE = "2 -1,1=1f/0,0=1F/0,1=1b/0,2=1b/1,0=2f/1,1=2b/1,2=2b/2,1=2f 1 - 3 0 30"
 """Fact 6: P1's Attack Fortification on 0,0 can capture P2's Fortification on 1,0."""
-
-
-def state(text: str, **options: object) -> ColosseumState:
-    """A state parsed from a position text under the given options."""
-    parsed = make(GAME_ID, **options).state_from_text(text)
-    assert isinstance(parsed, ColosseumState)
-    return parsed
 
 
 # -- §5 turn structure ------------------------------------------------------------------------

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
 from boardlab.core.outcome import Result, Termination
-from boardlab.core.registry import make
-from boardlab.games.cyvasse import Cyvasse, CyvasseState
+from boardlab.games.cyvasse import CyvasseState
+from tests.games.cyvasse.helpers import game, of, pos
 
 SOUTH = (
     "K@e2+D@e1+E@c4+E@g4+H@b3+H@g3+L@a4+L@i4+S@d4+S@f4+R@c5+R@e5+R@g5+B@d3+B@f3+C@c2+T@f2+M@b5+M@i5"
@@ -16,24 +14,6 @@ NORTH = (
     "+M@i7+M@b7"
 )
 NORTH_TIE = "K@c10" + NORTH[len("K@e8") :]
-
-
-def game(**options: object) -> Cyvasse:
-    """A Cyvasse game, seed 0 unless given."""
-    options.setdefault("seed", 0)
-    made = make("cyvasse", **options)
-    assert isinstance(made, Cyvasse)
-    return made
-
-
-def pos(text: str, **options: object) -> CyvasseState:
-    """The state of a position text."""
-    return game(**options).state_from_text(text)
-
-
-def of(state: CyvasseState, hex_name: str) -> list[str]:
-    """Sorted legal decisions of the unit on ``hex_name``."""
-    return [m for m in state.legal_moves() if re.split(r"[-x*]", m)[0] == hex_name]
 
 
 def test_fact_01_initial_position() -> None:

@@ -19,7 +19,7 @@ from boardlab.core.errors import (
     PositionError,
 )
 from boardlab.core.registry import make
-from boardlab.games.cyvasse import Cyvasse, CyvasseState
+from boardlab.games.cyvasse import CyvasseState
 from boardlab.games.cyvasse.presets import (
     PRESETS,
     lineup_decisions,
@@ -29,18 +29,11 @@ from boardlab.games.cyvasse.presets import (
     random_lineup,
     save_preset,
 )
+from tests.games.cyvasse.helpers import game
 
 DEPLOYED = (
     "1d4/1t2c2/1hb1b1h1/l1eskse1l/1M1r1r1rM1/11/1MR1R1R1M1/L1ES1SE1L/1H1B1BH1/2C1KT1/4D1 N - - 0 2"
 )
-
-
-def game(**options: object) -> Cyvasse:
-    """A Cyvasse game, seed 0 unless given."""
-    options.setdefault("seed", 0)
-    made = make("cyvasse", **options)
-    assert isinstance(made, Cyvasse)
-    return made
 
 
 def perft(state: CyvasseState, depth: int) -> int:

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import math
-import re
 
 import pytest
 
 from boardlab.core.errors import IllegalMoveError
 from boardlab.core.outcome import Result, Termination
-from boardlab.core.registry import make
-from boardlab.games.cyvasse import Cyvasse, CyvasseState
+from boardlab.games.cyvasse import CyvasseState
 from boardlab.games.cyvasse.board import (
     AXIAL,
     HEX_NAMES,
@@ -24,30 +22,8 @@ from boardlab.games.cyvasse.board import (
     ZONES,
     distance,
 )
-from boardlab.games.cyvasse.position import format_board
 from boardlab.games.cyvasse.units import UNIT_LETTERS, WINS
-
-
-def game(**options: object) -> Cyvasse:
-    """A Cyvasse game, seed 0 unless given."""
-    options.setdefault("seed", 0)
-    made = make("cyvasse", **options)
-    assert isinstance(made, Cyvasse)
-    return made
-
-
-def pos(text: str, **options: object) -> CyvasseState:
-    """The state of a position text."""
-    return game(**options).state_from_text(text)
-
-
-def board_text(items: dict[str, str]) -> str:
-    """Field 1 of a board with ``items`` (hex name -> token letter) and nothing else."""
-    cells = bytearray(NUM_HEXES)
-    tokens = "_M" + UNIT_LETTERS + UNIT_LETTERS.lower()
-    for name, token in items.items():
-        cells[INDEX_OF_NAME[name]] = tokens.index(token)
-    return format_board(cells)
+from tests.games.cyvasse.helpers import board_text, game, of, pos
 
 
 def build(
@@ -60,11 +36,6 @@ def build(
     if "k" not in full.values():
         full.setdefault("f11", "k")
     return pos(f"{board_text(full)} {side} {tail}", **options)
-
-
-def of(state: CyvasseState, hex_name: str) -> list[str]:
-    """Sorted legal decisions of the unit on ``hex_name``."""
-    return [m for m in state.legal_moves() if re.split(r"[-x*]", m)[0] == hex_name]
 
 
 # -- §2 board ------------------------------------------------------------------------------

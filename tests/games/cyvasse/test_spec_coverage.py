@@ -5,34 +5,14 @@ Each test names its spec section and stands on a position built for it.
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from boardlab.core.errors import IllegalMoveError, NotationError, OptionError, PositionError
 from boardlab.core.outcome import Result, Termination
 from boardlab.core.registry import make
-from boardlab.games.cyvasse import Cyvasse, CyvasseState
-from boardlab.games.cyvasse.board import INDEX_OF_NAME, NUM_HEXES, distance
-from boardlab.games.cyvasse.position import format_board
-from boardlab.games.cyvasse.units import UNIT_LETTERS
-
-
-def game(**options: object) -> Cyvasse:
-    """A Cyvasse game, seed 0 unless given."""
-    options.setdefault("seed", 0)
-    made = make("cyvasse", **options)
-    assert isinstance(made, Cyvasse)
-    return made
-
-
-def board_text(items: dict[str, str]) -> str:
-    """Field 1 of a board with ``items`` (hex name -> token letter) and nothing else."""
-    cells = bytearray(NUM_HEXES)
-    tokens = "_M" + UNIT_LETTERS + UNIT_LETTERS.lower()
-    for name, token in items.items():
-        cells[INDEX_OF_NAME[name]] = tokens.index(token)
-    return format_board(cells)
+from boardlab.games.cyvasse import CyvasseState
+from boardlab.games.cyvasse.board import INDEX_OF_NAME, distance
+from tests.games.cyvasse.helpers import board_text, game, of
 
 
 def build(
@@ -45,11 +25,6 @@ def build(
     if "k" not in full.values():
         full["f11"] = "k"
     return game(**options).state_from_text(f"{board_text(full)} {side} {tail}")
-
-
-def of(state: CyvasseState, hex_name: str) -> list[str]:
-    """Sorted legal decisions of the unit on ``hex_name``."""
-    return [m for m in state.legal_moves() if re.split(r"[-x*]", m)[0] == hex_name]
 
 
 # -- §3 unit table: movement and range --------------------------------------------------------

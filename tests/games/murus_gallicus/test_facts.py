@@ -5,6 +5,7 @@ from __future__ import annotations
 import boardlab
 from boardlab.core.outcome import Result, Termination
 from boardlab.games.murus_gallicus.state import MurusGallicusState
+from tests.games.murus_gallicus.helpers import moves_of
 
 
 def state(text: str, **options: object) -> MurusGallicusState:
@@ -20,10 +21,6 @@ def after(moves: str, **options: object) -> MurusGallicusState:
     for move in moves.split():
         result.play(move)
     return result
-
-
-def moves_of(position: MurusGallicusState, origin: str) -> list[str]:
-    return [m for m in position.legal_moves() if m.startswith(origin)]
 
 
 def test_fact_1_initial_position() -> None:

@@ -8,6 +8,7 @@ import boardlab
 from boardlab.core.errors import IllegalMoveError, NotationError, OptionError, PositionError
 from boardlab.core.outcome import Result, Termination
 from boardlab.games.murus_gallicus.state import MurusGallicusState
+from tests.games.murus_gallicus.helpers import moves_of
 
 # Romans shuttle two towers along row 3 and the Gauls along row 5: 12 plies bring the position
 # back (found by search; each step is a legal tower move, checked by play()).
@@ -21,10 +22,6 @@ def state(text: str, **options: object) -> MurusGallicusState:
     result = boardlab.make("murus-gallicus", **options).state_from_text(text)
     assert isinstance(result, MurusGallicusState)
     return result
-
-
-def moves_of(position: MurusGallicusState, origin: str) -> list[str]:
-    return [m for m in position.legal_moves() if m.startswith(origin)]
 
 
 def test_s2_adjacency_is_eight_king_directions() -> None:
