@@ -14,7 +14,7 @@ from pathlib import Path
 
 from boardlab.ai import make_bot
 from boardlab.ai.base import Bot
-from boardlab.core.errors import BoardlabError, IllegalMoveError
+from boardlab.core.errors import BoardlabError
 from boardlab.core.game import Game
 from boardlab.core.outcome import Outcome
 from boardlab.core.records import Record
@@ -196,17 +196,7 @@ class TerminalGame:
 
     def _play_turn(self, seat: int, text: str) -> None:
         """Play one decision or several of the same turn, all or none."""
-        parts = text.split("+")
-        probe = self.state.clone()
-        actions = []
-        for index, part in enumerate(parts):
-            if index and (probe.is_terminal() or probe.turn_start):
-                done = "+".join(parts[:index])
-                raise IllegalMoveError(f"the turn ends after {done}; nothing was played")
-            action = probe.parse_action(part)
-            probe.apply_action(action)
-            actions.append(action)
-        for action in actions:
+        for action in self.state.parse_turn(text):
             self._apply(action)
 
     def _undo(self) -> bool:

@@ -155,17 +155,32 @@ class State(ABC):
         if self._outcome is None and self.turn_start:
             self._check_shared_rules()
 
-    def play(self, text: str) -> int:
-        """Parse one decision or a ``+``-joined turn, check it and play it; returns the last id."""
+    def parse_turn(self, text: str) -> list[int]:
+        """The action ids of one decision or a ``+``-joined part of one turn (README §8.3).
+
+        Every decision is checked in the position it would be played in; the state itself is
+        not changed. A string that runs past the end of the turn is an IllegalMoveError.
+        """
         parts = text.split("+")
-        probe = self.clone() if len(parts) > 1 else self
-        action = -1
-        for part in parts:
+        if len(parts) == 1:
+            return [self.parse_action(text)]
+        probe = self.clone()
+        actions: list[int] = []
+        for index, part in enumerate(parts):
+            if index and (probe.is_terminal() or probe.turn_start):
+                done = "+".join(parts[:index])
+                raise IllegalMoveError(f"the turn ends after {done}; nothing was played")
             action = probe.parse_action(part)
             probe.apply_action(action)
-        if probe is not self:
-            self.__dict__.update(probe.__dict__)
-        return action
+            actions.append(action)
+        return actions
+
+    def play(self, text: str) -> list[int]:
+        """Check and play one decision or a ``+``-joined part of one turn; returns the ids."""
+        actions = self.parse_turn(text)
+        for action in actions:
+            self.apply_action(action)
+        return actions
 
     def child(self, action: int) -> Self:
         """A copy with ``action`` played."""

@@ -37,3 +37,15 @@ def test_unknown_game_lists_the_known_ones() -> None:
 
 def test_registered_games_include_murus_gallicus() -> None:
     assert "murus-gallicus" in boardlab.game_ids()
+
+
+def test_play_takes_one_turn_and_refuses_a_string_that_runs_past_it() -> None:
+    anacund = boardlab.make("anacund", layout="l0").new_initial_state()
+    actions = anacund.play("6@19+5@21")
+    assert [anacund.action_to_str(a) for a in actions] == ["6@19", "5@21"]
+    assert len(actions) == 2
+    assert anacund.current_player == 0
+    murus = boardlab.make("murus-gallicus").new_initial_state()
+    with pytest.raises(boardlab.IllegalMoveError, match="the turn ends after d1-d3"):
+        murus.play("d1-d3+a7-a5")
+    assert murus.ply == 0
