@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar, Self
 
 from boardlab.core.errors import IllegalMoveError, NotationError
 from boardlab.core.outcome import Outcome, Termination
+from boardlab.core.render_model import ClickPath, RenderModel
 
 if TYPE_CHECKING:
     from boardlab.core.game import Game
@@ -118,14 +120,41 @@ class State(ABC):
         raise IllegalMoveError("this game has no presets to save")
 
     def view_state(self, player: int) -> State:
-        """What ``player`` may see: the state itself unless the game hides information."""
+        """What ``player`` may see: the state itself unless the game hides information.
+
+        ``player`` may be ``render_model.SPECTATOR`` (-1): what a watcher who holds no seat
+        may see, with every seat's hidden information hidden.
+        """
         return self.clone()
+
+    def _render_model(self) -> RenderModel:
+        """The picture of this state as it is (a view state draws what its view may see)."""
+        raise NotImplementedError(f"{self.game.id} has no render model yet")
+
+    def click_path(self, action: int) -> ClickPath:
+        """What a person clicks to make the legal decision ``action`` here."""
+        raise NotImplementedError(f"{self.game.id} has no click paths yet")
 
     def view_text(self, player: int) -> str:
         """Position text of ``player``'s view."""
         return self.position_text()
 
     # -- shared machinery -----------------------------------------------------------------
+
+    def render_model(
+        self, view: int | None = None, last_turn: Sequence[ClickPath] = ()
+    ) -> RenderModel:
+        """The picture of this position as seen by seat ``view`` (None: everything).
+
+        ``last_turn`` holds the click paths of the previous turn's decisions, each taken in the
+        position it was played from (the state does not keep its history).
+        """
+        state = self if view is None else self.view_state(view)
+        return replace(state._render_model(), view=view, last_turn=tuple(last_turn))
+
+    def click_paths(self) -> dict[int, ClickPath]:
+        """The click path of every legal decision, by action id."""
+        return {action: self.click_path(action) for action in self.legal_actions()}
 
     def _start(self) -> None:
         """Begin repetition history at this position and apply the shared end checks."""
