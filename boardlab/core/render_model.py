@@ -12,7 +12,7 @@ cell maps straight to notation.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 Shape = Literal["square", "hex", "circle"]
@@ -126,8 +126,11 @@ class RenderModel:
     scores: tuple[float, ...] | None = None
     last_turn: tuple[ClickPath, ...] = ()
     view: int | None = None
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[str, ...] = ()
     """Further lines of game information (no-return memory, hunkered seats, counters)."""
+    seat_colours: tuple[str, ...] = ()
+    """CSS colours of each seat's pieces where the game names them (Carnyx's dark and light
+    stones); empty to let the renderer use its colour-blind-safe palette."""
 
     def cell(self, cell_id: str) -> Cell:
         """The cell with this id (KeyError if there is none)."""
@@ -170,4 +173,5 @@ def model_from_dict(data: dict[str, Any]) -> RenderModel:
         ),
         view=data["view"],
         notes=tuple(data["notes"]),
+        seat_colours=tuple(data["seat_colours"]),
     )
