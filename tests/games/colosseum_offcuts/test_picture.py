@@ -100,7 +100,7 @@ def test_click_paths_are_what_a_player_expects() -> None:
     assert paths["a0,0:1,0x"] == ClickPath(("0,0", "1,0"))
     assert paths["f0,0"] == ClickPath(("0,0", "0,0"))
     assert paths["m-1,1:-1,0"] == ClickPath(("-1,1", "-1,0"))
-    start = make(GAME_ID).new_initial_state()
+    start = state("2 - 1 s1 0 0 0")
     assert _paths(start) == {"B@0,0": ClickPath(("0,0",))}
     stuck = state("2 0,0=2B1B/1,0=2B1B/2,0=2F1F/3,0=2F1F 2 - 5 0 60")
     assert _paths(stuck) == {"pass": ClickPath(button="pass")}
