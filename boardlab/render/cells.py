@@ -65,9 +65,12 @@ def _decoration(cell: Cell, x: float, y: float, u: float) -> list[str]:
             f'<polygon class="deco" points="{polygon(points)}" fill="#FFFFFF" fill-opacity="0.7"/>'
         ]
     if cell.kind == "centre":
+        # A four-pointed compass star in the rim's colour: it must not look like a piece.
+        points = [
+            _polar(x, y, 0.42 * u if k % 2 == 0 else 0.12 * u, -90 + 45 * k) for k in range(8)
+        ]
         return [
-            f'<circle class="deco" cx="{num(x)}" cy="{num(y)}" r="{num(0.42 * u)}" '
-            f'fill="none" stroke="#FFFFFF" stroke-opacity="0.75" stroke-width="{num(0.05)}"/>'
+            f'<polygon class="deco" points="{polygon(points)}" fill="{FRAME}" fill-opacity="0.45"/>'
         ]
     if cell.kind in ("blocked", "hidden"):
         d = 0.45 * u

@@ -18,6 +18,7 @@ from boardlab.render.pieces import TIMES, badge, piece_name, piece_svg
 POOL_HEIGHT = 1.4
 TITLE_HEIGHT = 0.45
 SLOT = 0.9
+INSET = 0.04
 SLOT_RADIUS = 0.42
 """Inner radius of a slot: pieces in a pool are drawn as on a cell of this size."""
 
@@ -42,16 +43,19 @@ def pool_svg(
     owner = "" if pool.owner is None else f" owner-{pool.owner}"
     parts = [
         f'<g class="pool{owner}" data-pool={quoteattr(pool.id)}>',
-        f'<rect x="{num(left)}" y="{num(top)}" width="{num(width)}" height="{num(POOL_HEIGHT)}" '
-        f'rx="{num(0.12)}" fill="#F3ECDD" stroke="{GRID}" stroke-width="{num(0.02)}"/>',
+        # Inset a little so pools laid edge to edge keep a gap between their boxes.
+        f'<rect x="{num(left + INSET)}" y="{num(top + INSET)}" width="{num(width - 2 * INSET)}" '
+        f'height="{num(POOL_HEIGHT - 2 * INSET)}" rx="{num(0.12)}" fill="#F3ECDD" '
+        f'stroke="{GRID}" stroke-width="{num(0.02)}"/>',
     ]
     if pool.owner is not None:
         parts.append(
-            f'<rect x="{num(left)}" y="{num(top + 0.1)}" width="{num(0.08)}" '
-            f'height="{num(POOL_HEIGHT - 0.2)}" fill="{seat_colour(model, pool.owner)}"/>'
+            f'<rect x="{num(left + INSET)}" y="{num(top + 0.14)}" width="{num(0.1)}" '
+            f'height="{num(POOL_HEIGHT - 0.28)}" fill="{seat_colour(model, pool.owner)}" '
+            f'stroke="{GRID}" stroke-width="{num(0.02)}"/>'
         )
     parts.append(
-        f'<text class="ptitle" x="{num(left + 0.2)}" y="{num(top + 0.25)}" dy="0.35em" '
+        f'<text class="ptitle" x="{num(left + 0.22)}" y="{num(top + 0.27)}" dy="0.35em" '
         f'font-size="{num(0.26)}" fill="{INK}" text-anchor="start">{escape(pool.title)}</text>'
     )
     for index, piece in enumerate(pool.pieces):
