@@ -109,7 +109,8 @@ def cell_svg(
     fill = KIND_FILLS.get(kind, TONES[tone % len(TONES)])
     owner = "" if cell.owner is None else f" owner-{cell.owner}"
     parts = [
-        f'<g class="cell kind-{escape(cell.kind)}{owner}{classes}" data-id={quoteattr(cell.id)}>',
+        f"<g class={quoteattr(f'cell kind-{cell.kind}{owner}{classes}')} "
+        f"data-id={quoteattr(cell.id)}>",
         f"<title>{escape(_cell_title(model, cell))}</title>",
         shape(cell, x, y, pointy, 0.0, f'fill="{fill}" stroke="{GRID}" stroke-width="{num(0.02)}"'),
     ]

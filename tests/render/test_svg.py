@@ -193,3 +193,12 @@ def test_a_state_shows_itself_as_svg_in_a_notebook() -> None:
     assert set(groups(parse(state._repr_svg_()), "cell")) == {
         cell.id for cell in state.render_model().cells
     }
+
+
+def test_ids_and_kinds_with_quotes_stay_well_formed() -> None:
+    model = square_model()
+    odd = replace(model.cells[0], id='a"1 <&>', kind="odd'kind\"")
+    model = replace(model, cells=(odd, *model.cells[1:]), last_turn=())
+    root = parse(render_svg(model, highlights=['a"1 <&>']))
+    cell = groups(root, "cell")['a"1 <&>']
+    assert cell.get("class") == "cell kind-odd'kind\" owner-0 hl"
