@@ -61,7 +61,7 @@ def _decoration(cell: Cell, x: float, y: float, u: float) -> list[str]:
             angle = -90 + 36 * k
             points.append(_polar(x, y, radius, angle))
         return [
-            f'<polygon class="deco" points="{polygon(points)}" fill="#FFFFFF" fill-opacity="0.7"/>'
+            f'<polygon class="deco" points="{polygon(points)}" fill="{FRAME}" fill-opacity="0.5"/>'
         ]
     if cell.kind == "centre":
         # A four-pointed compass star in the rim's colour: it must not look like a piece.
