@@ -10,7 +10,14 @@ import time
 
 from boardlab.analysis.bench import bench_game
 from boardlab.analysis.ladder import TABLE_HEAD, pairings, play_rung
-from boardlab.analysis.match import GameResult, MatchSpec, check_match, run_match, summarize
+from boardlab.analysis.match import (
+    GameResult,
+    MatchSpec,
+    Tally,
+    check_match,
+    iter_match,
+    player_labels,
+)
 from boardlab.core.errors import OptionError
 from boardlab.core.game import Game
 from boardlab.core.options import SEED, format_value, parse_assignments
@@ -164,7 +171,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
-    """Play a bot-vs-bot series and print its statistics."""
+    """Play a bot-vs-bot series and print its statistics (those played so far if stopped)."""
     if args.jobs < 1:
         raise OptionError(f"bad --jobs {args.jobs}: it must be an integer >= 1")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
@@ -178,34 +185,52 @@ def cmd_match(args: argparse.Namespace) -> int:
     )
     game = check_match(spec)
     begin = time.perf_counter()
-    progress = None if args.quiet else _Progress(spec.games, game.player_names)
-    results = run_match(spec, args.jobs, progress)
+    tally = Tally(spec, game.player_names)
+    progress = None if args.quiet else _Progress(spec.games, player_labels(spec.players))
+    stopped: KeyboardInterrupt | None = None
+    games = iter_match(spec, args.jobs)
+    try:
+        for result in games:
+            tally.add(result)
+            if progress is not None:
+                progress(result)
+    except KeyboardInterrupt as stop:
+        stopped = stop
+    finally:
+        games.close()
     if progress is not None:
         progress.finish()
-    summary = summarize(spec, game.player_names, results)
+    if stopped is not None:
+        print(f"interrupted: {tally.games} of {spec.games} games played", file=sys.stderr)
+    summary = tally.summary()
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
         print(_match_text(summary, game, time.perf_counter() - begin))
+    if stopped is not None:
+        raise stopped
     return 0
 
 
 class _Progress:
-    """Progress on stderr: one updated line on a terminal, else a line per tenth of the games."""
+    """Progress on stderr: one updated line on a terminal, else a line per tenth of the games.
 
-    def __init__(self, games: int, player_names: tuple[str, ...]) -> None:
+    Wins are counted per player (bot), not per seat, since seats rotate between games.
+    """
+
+    def __init__(self, games: int, labels: list[str]) -> None:
         self.games = games
-        self.names = player_names
+        self.labels = labels
         self.done = 0
-        self.wins = [0] * len(player_names)
+        self.wins = [0] * len(labels)
         self.live = sys.stderr.isatty()
         self.step = max(1, games // 10)
 
     def __call__(self, result: GameResult) -> None:
         self.done += 1
         for seat, seat_result in enumerate(result.results):
-            self.wins[seat] += seat_result is Result.WIN
-        wins = ", ".join(f"{n} {w}" for n, w in zip(self.names, self.wins, strict=True))
+            self.wins[result.seating[seat]] += seat_result is Result.WIN
+        wins = ", ".join(f"{n} {w}" for n, w in zip(self.labels, self.wins, strict=True))
         line = f"game {self.done}/{self.games}: wins {wins}"
         if self.live:
             print(f"\r{line}", end="", file=sys.stderr, flush=True)
@@ -277,7 +302,8 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     game = make(args.game, **options)
     print(TABLE_HEAD, flush=True)
     for weak, strong in pairings(args.rungs):
-        progress = None if args.quiet else _Progress(args.games, game.player_names)
+        labels = player_labels((strong,) + (weak,) * (game.num_players - 1))
+        progress = None if args.quiet else _Progress(args.games, labels)
         rung = play_rung(
             args.game, options, strong, weak, args.games, args.seed, args.jobs, progress
         )
