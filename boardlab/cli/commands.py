@@ -27,6 +27,12 @@ from boardlab.core.records import load_record
 from boardlab.core.registry import game_class, game_ids, make
 from boardlab.core.state import State
 
+MAX_PERFT_DEPTH = 30
+"""Deeper perft counts would not finish in a lifetime for any game here (and would recurse)."""
+
+MAX_BENCH_SECONDS = 3600.0
+"""The longest measurement ``bench --seconds`` accepts."""
+
 
 def game_options(args: argparse.Namespace) -> dict[str, str]:
     """The ``--option KEY=VALUE`` pairs, with ``--seed N`` as ``seed=N``."""
@@ -132,9 +138,11 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_perft(args: argparse.Namespace) -> int:
     """Count leaf positions; with --divide, per first decision too."""
-    if args.depth < 0 or (args.divide and args.depth < 1):
-        least = 1 if args.divide else 0
-        raise OptionError(f"bad depth {args.depth}: it must be an integer >= {least}")
+    least = 1 if args.divide else 0
+    if not least <= args.depth <= MAX_PERFT_DEPTH:
+        raise OptionError(
+            f"bad depth {args.depth}: it must be an integer from {least} to {MAX_PERFT_DEPTH}"
+        )
     state = start_state(make_game(args), args.position, args.moves)
     if not args.divide:
         print(perft(state, args.depth))
@@ -268,8 +276,10 @@ def _match_text(summary: dict[str, object], game: Game, seconds: float) -> str:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """Benchmark perft and random playouts for each installed game (or those named)."""
-    if not args.seconds > 0:
-        raise OptionError(f"bad --seconds {args.seconds}: it must be a number > 0")
+    if not 0 < args.seconds <= MAX_BENCH_SECONDS:
+        raise OptionError(
+            f"bad --seconds {args.seconds}: it must be a number > 0 and <= {MAX_BENCH_SECONDS}"
+        )
     chosen = args.game or game_ids()
     games = [make(game_id) for game_id in chosen]
     reports = []
