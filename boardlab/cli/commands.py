@@ -23,7 +23,7 @@ from boardlab.core.game import Game
 from boardlab.core.options import SEED, format_value, parse_assignments
 from boardlab.core.outcome import Result
 from boardlab.core.perft import divide, perft
-from boardlab.core.records import load_record
+from boardlab.core.records import apply_turn, load_record
 from boardlab.core.registry import game_class, game_ids, make
 from boardlab.core.state import State
 
@@ -167,8 +167,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print()
         print(state.render().rstrip("\n"))
         for number, turn in enumerate(record.turns, 1):
-            for decision in turn.decisions:
-                state.apply_action(state.parse_action(decision))
+            state = apply_turn(state, turn)
             print(f"\n{number} {names[turn.seat]}: {turn.text}")
             print(state.render().rstrip("\n"))
     print()

@@ -244,8 +244,7 @@ class TerminalGame:
         elif command == "save":
             self._save_command(argument)
         elif command == "resign":
-            self.record.resign(seat)
-            self._autosave()
+            self._resign(seat)
             return True
         elif command == "quit":
             raise _Quit
@@ -257,6 +256,20 @@ class TerminalGame:
                 return False
             return True
         return False
+
+    def _resign(self, seat: int) -> None:
+        """``seat`` gives up: the game ends, or (in a game that allows it) the seat leaves."""
+        if not self.state.turn_start and self.record.turns:
+            # A turn begun and then given up is taken back first; the record stays whole.
+            self.record.turns.pop()
+            self.state = self.record.replay()
+        after = self.record.resign(seat, self.state)
+        if after is not None:
+            self.state = after
+            print(f"{self.names[seat]} resigns and leaves the game; the others play on")
+        if not self._hiding():
+            self.shareable = self.record.copy()
+        self._autosave()
 
     def _presets(self) -> list[str]:
         try:

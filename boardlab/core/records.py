@@ -36,6 +36,8 @@ from boardlab.core.state import State
 
 MAGIC = "# Boardlab game record"
 INITIAL = "initial"
+RESIGN = "resign"
+"""A turn line of a seat that resigned and left while the others played on."""
 
 
 @dataclass
@@ -99,8 +101,8 @@ class Record:
     def replay(self) -> State:
         """The final state, every decision checked (raises BoardlabError on a bad one)."""
         state = self.start_state()
-        for decision in self.decisions():
-            state.apply_action(state.parse_action(decision))
+        for turn in self.turns:
+            state = apply_turn(state, turn)
         return state
 
     def outcome(self, final: State | None = None) -> Outcome | None:
@@ -108,11 +110,21 @@ class Record:
         final = final or self.replay()
         return final.outcome or self.resigned
 
-    def resign(self, seat: int) -> None:
-        """``seat`` resigns: in a two-player game the other seat wins."""
+    def resign(self, seat: int, state: State | None = None) -> State | None:
+        """``seat`` resigns in ``state`` (the record's final state, at the start of a turn).
+
+        When the others play on without it (:meth:`State.after_resignation`), the resignation
+        becomes a turn of the record and the new state is returned. Otherwise it ends the
+        game, ``seat`` losing and every other seat winning, and None is returned.
+        """
+        after = None if state is None else state.after_resignation(seat)
+        if after is not None:
+            self.turns.append(Turn(seat, [RESIGN]))
+            return after
         names = self.game.player_names
         results = tuple(Result.LOSS if i == seat else Result.WIN for i in range(len(names)))
         self.resigned = Outcome(results, Termination.RESIGNATION)
+        return None
 
     def to_text(self, final: State | None = None) -> str:
         """The record as text."""
@@ -132,6 +144,18 @@ class Record:
     def save(self, path: str | Path, final: State | None = None) -> None:
         """Write the record atomically: a temporary file in the same folder, then a rename."""
         write_atomic(path, self.to_text(final))
+
+
+def apply_turn(state: State, turn: Turn) -> State:
+    """The state after ``turn``: its decisions played in place, or the seat's resignation."""
+    if turn.decisions == [RESIGN]:
+        after = state.after_resignation(turn.seat)
+        if after is None:
+            raise RecordError("this resignation would end the game: write it in the Result header")
+        return after
+    for decision in turn.decisions:
+        state.apply_action(state.parse_action(decision))
+    return state
 
 
 def _result_lines(names: tuple[str, ...], outcome: Outcome | None) -> list[str]:
@@ -215,14 +239,14 @@ def parse_record(text: str, source: str = "<record>") -> tuple[Record, State]:
         if line.strip():
             if last and not state.turn_start and not state.is_terminal():
                 raise RecordError(f"{source}:{last}: the turn on this line is incomplete")
-            _replay_line(record, state, line, f"{source}:{number}")
+            state = _replay_line(record, state, line, f"{source}:{number}")
             last = number
     _check_result(record, state, header, source)
     return record, state
 
 
-def _replay_line(record: Record, state: State, line: str, where: str) -> None:
-    """Play one ``N Player: turn`` line on ``state`` and note it in ``record``."""
+def _replay_line(record: Record, state: State, line: str, where: str) -> State:
+    """Play one ``N Player: turn`` line on ``state``, note it in ``record``; the new state."""
     head, sep, moves = line.partition(": ")
     index, _, name = head.partition(" ")
     names = record.game.player_names
@@ -234,6 +258,11 @@ def _replay_line(record: Record, state: State, line: str, where: str) -> None:
         raise RecordError(f"{where}: the game was already over")
     if names[state.current_player] != name:
         raise RecordError(f"{where}: {name} is not to move; {names[state.current_player]} is")
+    if moves == RESIGN:
+        after = record.resign(state.current_player, state)
+        if after is None:
+            raise RecordError(f"{where}: a resignation here ends the game; it belongs in Result")
+        return after
     try:
         actions = state.parse_turn(moves)
     except BoardlabError as error:
@@ -241,6 +270,7 @@ def _replay_line(record: Record, state: State, line: str, where: str) -> None:
     for action in actions:
         record.add(state, action)
         state.apply_action(action)
+    return state
 
 
 def _check_result(

@@ -119,6 +119,14 @@ class State(ABC):
         """Save ``player``'s setup on the board as preset ``name``; returns where it went."""
         raise IllegalMoveError("this game has no presets to save")
 
+    def after_resignation(self, seat: int) -> Self | None:
+        """The position once ``seat`` resigns, when the other seats play on without it.
+
+        None (the default) means the resignation ends the game: ``seat`` loses and every other
+        seat wins. Games for three or more seats may override this to let the rest play on.
+        """
+        return None
+
     def view_state(self, player: int) -> State:
         """What ``player`` may see: the state itself unless the game hides information.
 
