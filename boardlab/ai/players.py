@@ -66,18 +66,26 @@ def parse_spec(spec: str) -> tuple[str, Params | str]:
 def _parse_value(spec: str, key: str, raw: str, kind: str) -> float | int | bool:
     if kind == _BOOL:
         if raw not in ("true", "false"):
-            raise OptionError(f"bad value {raw!r} for {key} in {spec!r}; allowed: true or false")
+            raise OptionError(
+                f"bad value {shown(raw, 40)} for {key} in {shown(spec, 60)}; allowed: true or false"
+            )
         return raw == "true"
     try:
         value = int(raw) if kind == _INT else float(raw)
     except ValueError:
-        raise OptionError(f"bad value {raw!r} for {key} in {spec!r}; allowed: a {kind}") from None
+        raise OptionError(
+            f"bad value {shown(raw, 40)} for {key} in {shown(spec, 60)}; allowed: a {kind}"
+        ) from None
     if value < 0 or (key in ("iters", "depth") and value < 1) or value != value:
-        raise OptionError(f"bad value {shown(raw)} for {key} in {shown(spec)}; it must be positive")
+        raise OptionError(
+            f"bad value {shown(raw, 40)} for {key} in {shown(spec, 60)}; it must be positive"
+        )
     if value > LIMITS.get(key, math.inf) or math.isinf(value):
         top = LIMITS.get(key)
         most = f"at most {top:g}" if top is not None else "finite"
-        raise OptionError(f"bad value {shown(raw)} for {key} in {shown(spec)}; it must be {most}")
+        raise OptionError(
+            f"bad value {shown(raw, 40)} for {key} in {shown(spec, 60)}; it must be {most}"
+        )
     return value
 
 
