@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 BOARDLAB = str(Path(sys.executable).with_name("boardlab"))
@@ -37,10 +37,8 @@ def spawned(*argv: str, cwd: Path | None = None) -> Iterator[subprocess.Popen[st
 
 def kill_group(group: int) -> None:
     """SIGKILL every process left in process group ``group``."""
-    try:
+    with suppress(ProcessLookupError):
         os.killpg(group, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
 
 
 def group_members(group: int) -> list[int]:

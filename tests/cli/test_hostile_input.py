@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from boardlab.cli.main import main
-from tests.cli.processes import run
+from tests.cli.processes import BOARDLAB, WAIT, run
 
 HUGE = "9" * 5000
 COLOSSEUM_SETUP_OFF_ORIGIN = "2 1,0=1b 2 s2 0 0 1"
@@ -44,10 +45,6 @@ def test_hostile_input_gives_one_short_line(
 
 def test_full_disk_on_stdout_is_one_line() -> None:
     with open("/dev/full", "w", encoding="utf-8") as full:
-        import subprocess
-
-        from tests.cli.processes import BOARDLAB, WAIT
-
         done = subprocess.run(
             [BOARDLAB, "games"], stdout=full, stderr=subprocess.PIPE, text=True, timeout=WAIT
         )

@@ -74,8 +74,8 @@ def test_killed_or_hung_up_game_keeps_every_turn_and_resumes(tmp_path: Path, sto
         wait_for(lambda: record.exists() and "2 Gauls: " in record.read_text(encoding="utf-8"))
         process.send_signal(stop)
         assert process.wait(timeout=WAIT) == (-9 if stop == signal.SIGKILL else 128 + stop)
-    loaded, final = load_record(record)
-    assert [turn.text for turn in loaded.turns][0] == "d1-d3"
+    loaded, _final = load_record(record)
+    assert next(turn.text for turn in loaded.turns) == "d1-d3"
     assert len(loaded.turns) == 2
     assert [p.name for p in tmp_path.iterdir()] == ["game.txt"]
     resumed = run("play", "murus-gallicus", "--resume", str(record), stdin="undo\nb1-b3\nquit\n")
