@@ -151,7 +151,7 @@ def iter_match(spec: MatchSpec, jobs: int = 1) -> Generator[GameResult, None, No
     """
     for result in imap_unordered(functools.partial(play_game, spec), spec.games, jobs):
         if result.record:
-            write_atomic(record_path(spec, result.index), result.record)
+            write_atomic(record_path(spec, result.index), result.record, durable=False)
         yield replace(result, record="")
 
 
