@@ -16,13 +16,12 @@ from __future__ import annotations
 import random
 import sys
 import threading
-from pathlib import Path
 
 from boardlab.ai import make_bot
 from boardlab.ai.base import Bot
+from boardlab.cli.saving import RecordKeeper
 from boardlab.cli.signals import Stopped
-from boardlab.core.errors import BoardlabError, OptionError, RecordError, SaveError, one_line
-from boardlab.core.files import check_target
+from boardlab.core.errors import BoardlabError, OptionError, RecordError, one_line
 from boardlab.core.game import Game
 from boardlab.core.outcome import Outcome
 from boardlab.core.records import Record, load_record
@@ -80,9 +79,8 @@ class TerminalGame:
         ]
         self.humans = [seat for seat, bot in enumerate(self.bots) if bot is None]
         self.hotseat_hidden = game.has_hidden_information and len(self.humans) > 1
-        self.save_path: Path | None = None
         self.viewer: int | None = None
-        self.shareable = self.record.copy(None if not self._hiding() else 0)
+        self.keeper = RecordKeeper(self.record, self._hiding())
         self.announced: int | None = None
 
     @classmethod
@@ -114,22 +112,16 @@ class TerminalGame:
         return session
 
     def target(self, path: str | None, force: bool) -> None:
-        """Check the save target before the first move; an existing file needs ``force``
-        or a yes at the terminal."""
-        if path is None:
-            return
-        target = Path(path)
-        asked = target.exists() and not target.is_dir() and not force
-        if asked and not (sys.stdin.isatty() and self.humans and self._confirm_overwrite(target)):
-            check_target(target, overwrite=False)
-        self.save_path = check_target(target, overwrite=True)
+        """Check the save target before the first move (see :class:`RecordKeeper`)."""
+        if path is not None:
+            can_ask = sys.stdin.isatty() and bool(self.humans)
+            self.keeper.target(path, force, self._ask_once if can_ask else None)
 
-    def _confirm_overwrite(self, target: Path) -> bool:
+    def _ask_once(self, question: str) -> str:
         try:
-            answer = input(f"{target} already exists. Overwrite it? [y/N] ")
+            return input(question)
         except EOFError:
-            return False
-        return answer.strip().lower() in ("y", "yes")
+            return ""
 
     def run(self) -> int:
         """Play to the end (or until a human leaves); returns the exit code."""
@@ -190,10 +182,9 @@ class TerminalGame:
     def _apply(self, action: int) -> None:
         self.record.add(self.state, action)
         self.state.apply_action(action)
-        if not self._hiding():
-            self.shareable = self.record.copy()
-            if self.state.turn_start or self.state.is_terminal():
-                self._autosave()
+        self.keeper.seen(self._hiding())
+        if self.state.turn_start or self.state.is_terminal():
+            self._autosave()
 
     # -- humans -------------------------------------------------------------------------
 
@@ -267,8 +258,7 @@ class TerminalGame:
         if after is not None:
             self.state = after
             print(f"{self.names[seat]} resigns and leaves the game; the others play on")
-        if not self._hiding():
-            self.shareable = self.record.copy()
+        self.keeper.seen(self._hiding())
         self._autosave()
 
     def _presets(self) -> list[str]:
@@ -321,8 +311,7 @@ class TerminalGame:
             return False
         self.record.turns = turns[:index]
         self.state = self.record.replay()
-        if not self._hiding():
-            self.shareable = self.record.copy()
+        self.keeper.seen(self._hiding())
         self._autosave()
         print(f"took back {len(turns) - index} turn(s)")
         return True
@@ -331,49 +320,21 @@ class TerminalGame:
 
     def _autosave(self) -> None:
         """Rewrite the save target (if any) with everything every human may see."""
-        if self.save_path is None:
-            return
-        try:
-            self._write(self.save_path)
-        except OSError as error:
-            print(f"cannot save to {self.save_path}: {error.strerror or error}", flush=True)
+        problem = self.keeper.autosave(self.state, self._hiding())
+        if problem:
+            print(problem, flush=True)
 
-    def _write(self, path: Path) -> None:
-        if self._hiding():
-            self.shareable.resigned = self.record.resigned
-            self.shareable.save(path)
-        else:
-            self.record.save(path, self.state)
-
-    def _save_command(self, path: str) -> bool:
+    def _save_command(self, path: str) -> None:
         """``save FILE`` typed at the prompt: refused while something is hidden."""
         if not path:
             print("usage: save FILE")
-            return False
-        if self._hiding():
+        elif self._hiding():
             print(
                 "cannot save now: a deployment is hidden from a player; "
                 "save again once both deployments are done"
             )
-            return False
-        return self._save_to(path)
-
-    def _save_to(self, path: str) -> bool:
-        target = Path(path)
-        try:
-            if target.exists() and target != self.save_path and not target.is_dir():
-                answer = self._ask(f"{target} already exists. Overwrite it? [y/N] ")
-                if answer.strip().lower() not in ("y", "yes"):
-                    print("not saved")
-                    return False
-            check_target(target, overwrite=True)
-            self._write(target)
-        except (OSError, SaveError) as error:
-            reason = error.strerror if isinstance(error, OSError) else str(error)
-            print(f"cannot save to {path}: {reason or error}")
-            return False
-        print(f"saved the record to {path}")
-        return True
+        else:
+            print(self.keeper.save_to(path, self.state, False, self._ask)[1])
 
     # -- the end ------------------------------------------------------------------------
 
@@ -388,13 +349,12 @@ class TerminalGame:
             "\n".join(line for line in drawing if line.strip() not in (said, f"Game over: {said}"))
         )
         print("Game left unfinished." if outcome is None else f"Game over: {said}")
-        if self.save_path is not None:
-            if self._hiding():
-                print(f"saved the record to {self.save_path} up to the hidden deployment")
-            else:
-                print(f"saved the record to {self.save_path}")
+        path = self.keeper.path
+        if path is not None:
+            hidden = " up to the hidden deployment" if self._hiding() else ""
+            print(f"saved the record to {path}{hidden}")
             if outcome is None:
-                print(f"resume it with: boardlab play {self.game.id} --resume {self.save_path}")
+                print(f"resume it with: boardlab play {self.game.id} --resume {path}")
         elif self.humans and self.record.turns:
             self._offer_save()
 
@@ -406,7 +366,11 @@ class TerminalGame:
             except (EOFError, KeyboardInterrupt):
                 print()
                 return
-            if not path or self._save_to(path):
+            if not path:
+                return
+            saved, said = self.keeper.save_to(path, self.state, self._hiding(), self._ask)
+            print(said)
+            if saved:
                 return
 
 
