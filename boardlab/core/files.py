@@ -32,7 +32,8 @@ def write_atomic(path: str | Path, text: str, *, durable: bool = True) -> None:
     without it the temporary file exists for microseconds only, which matters to writers that
     may be killed at any moment (a match saving many records).
     """
-    target = Path(path)
+    # Through a symbolic link to the file it names, as an editor would, not over the link.
+    target = Path(path).resolve() if Path(path).is_symlink() else Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
@@ -51,12 +52,16 @@ def write_atomic(path: str | Path, text: str, *, durable: bool = True) -> None:
 def check_target(path: str | Path, *, overwrite: bool) -> Path:
     """Check before any work that ``path`` can be written; returns it.
 
-    Raises SaveError when the path is a folder, when its folder cannot be created or written
-    (tried with a real temporary file), or when the file exists and ``overwrite`` is False.
+    Raises SaveError when the path is a folder or another non-file, when its folder cannot be
+    created or written (tried with a real temporary file), or when the file exists and
+    ``overwrite`` is False.
     """
     target = Path(path)
     if target.is_dir():
         raise SaveError(f"cannot save to {str(target)!r}: it is a folder")
+    if target.exists() and not target.is_file():
+        # A device or pipe: renaming a file over it would replace it, not write to it.
+        raise SaveError(f"cannot save to {str(target)!r}: it is not a regular file")
     if target.exists() and not overwrite:
         raise SaveError(
             f"{str(target)!r} already exists; use --force to overwrite it or choose another file"

@@ -32,13 +32,14 @@ def test_existing_record_is_not_overwritten_without_force(
     assert load_record(record)[0].turns[0].text == "1"
 
 
-@pytest.mark.parametrize("where", ["file/game.txt", "folder"])
+@pytest.mark.parametrize("where", ["file/game.txt", "folder", "/dev/null"])
 def test_unwritable_target_fails_before_the_first_move(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, where: str
 ) -> None:
     (tmp_path / "file").write_text("", encoding="utf-8")
     (tmp_path / "folder").mkdir()
-    code, out, err = play(capsys, monkeypatch, ["1"], "nim", "--save", str(tmp_path / where))
+    argv = ["nim", "--save", str(tmp_path / where), "--force"]
+    code, out, err = play(capsys, monkeypatch, ["1"], *argv)
     assert code == 2
     assert out == ""
     assert err.startswith("boardlab: error: ") and err.count("\n") == 1
@@ -112,3 +113,11 @@ def test_records_are_written_with_the_users_umask(tmp_path: Path) -> None:
     assert (tmp_path / "a.txt").stat().st_mode & 0o777 == 0o640
     assert (tmp_path / "b.txt").stat().st_mode & 0o777 == 0o664
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]
+
+
+def test_a_link_is_written_through(tmp_path: Path) -> None:
+    (tmp_path / "real.txt").write_text("old", encoding="utf-8")
+    (tmp_path / "link.txt").symlink_to("real.txt")
+    write_atomic(tmp_path / "link.txt", "new")
+    assert (tmp_path / "link.txt").is_symlink()
+    assert (tmp_path / "real.txt").read_text(encoding="utf-8") == "new"
