@@ -41,7 +41,7 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         text = action.help or ""
-        if action.default not in (None, False, argparse.SUPPRESS) and "%(default)" not in text:
+        if action.default not in (None, False, argparse.SUPPRESS) and "(default" not in text:
             text += " (default: %(default)s)"
         return text
 
