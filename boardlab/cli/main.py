@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -211,7 +212,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _fail(message: str) -> int:
-    print(f"{PROG}: error: {one_line(message)}", file=sys.stderr)
+    # After a hang-up even stderr may be gone; the exit code still tells.
+    with contextlib.suppress(OSError):
+        print(f"{PROG}: error: {one_line(message)}", file=sys.stderr)
     return 2
 
 
