@@ -7,6 +7,7 @@ A bad spec raises :class:`~boardlab.core.errors.OptionError` naming the allowed 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from boardlab.ai.alphabeta import AlphaBetaBot
@@ -15,7 +16,7 @@ from boardlab.ai.greedy import GreedyBot
 from boardlab.ai.levels import LEVELS, level_spec
 from boardlab.ai.mcts import MctsBot
 from boardlab.ai.random_bot import RandomBot
-from boardlab.core.errors import OptionError
+from boardlab.core.errors import OptionError, shown
 from boardlab.core.game import Game
 
 HUMAN = "human"
@@ -33,6 +34,9 @@ _KEYS: dict[str, dict[str, str]] = {
     "level": {},
 }
 KINDS = tuple(_KEYS)
+
+LIMITS: dict[str, float] = {"time": 86400.0, "depth": 1000, "iters": 10**9, "rollout": 10**6}
+"""Largest accepted values: beyond them a bot would never answer (or overflow a timer)."""
 
 
 def parse_spec(spec: str) -> tuple[str, Params | str]:
@@ -62,14 +66,26 @@ def parse_spec(spec: str) -> tuple[str, Params | str]:
 def _parse_value(spec: str, key: str, raw: str, kind: str) -> float | int | bool:
     if kind == _BOOL:
         if raw not in ("true", "false"):
-            raise OptionError(f"bad value {raw!r} for {key} in {spec!r}; allowed: true or false")
+            raise OptionError(
+                f"bad value {shown(raw, 40)} for {key} in {shown(spec, 60)}; allowed: true or false"
+            )
         return raw == "true"
     try:
         value = int(raw) if kind == _INT else float(raw)
     except ValueError:
-        raise OptionError(f"bad value {raw!r} for {key} in {spec!r}; allowed: a {kind}") from None
+        raise OptionError(
+            f"bad value {shown(raw, 40)} for {key} in {shown(spec, 60)}; allowed: a {kind}"
+        ) from None
     if value < 0 or (key in ("iters", "depth") and value < 1) or value != value:
-        raise OptionError(f"bad value {raw!r} for {key} in {spec!r}; it must be positive")
+        raise OptionError(
+            f"bad value {shown(raw, 40)} for {key} in {shown(spec, 60)}; it must be positive"
+        )
+    if value > LIMITS.get(key, math.inf) or math.isinf(value):
+        top = LIMITS.get(key)
+        most = f"at most {top:g}" if top is not None else "finite"
+        raise OptionError(
+            f"bad value {shown(raw, 40)} for {key} in {shown(spec, 60)}; it must be {most}"
+        )
     return value
 
 

@@ -9,19 +9,19 @@ rotation meet the same luck from every seat, which takes the luck out of the com
 
 from __future__ import annotations
 
+import functools
 import math
 import random
-import signal
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
-from multiprocessing.process import BaseProcess as Process
+from collections.abc import Callable, Generator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from boardlab.ai import make_bot
 from boardlab.ai.base import Bot
-from boardlab.core.errors import OptionError
+from boardlab.analysis.pool import imap_unordered
+from boardlab.core.errors import OptionError, SaveError
+from boardlab.core.files import check_folder, write_atomic
 from boardlab.core.game import Game
 from boardlab.core.options import SEED
 from boardlab.core.outcome import Result
@@ -55,6 +55,8 @@ class GameResult:
     """Result per seat."""
     termination: str
     plies: int
+    record: str = field(default="", compare=False, repr=False)
+    """The game record's text when the match saves records (written by the parent process)."""
 
 
 def seating(index: int, players: int) -> tuple[int, ...]:
@@ -96,7 +98,22 @@ def check_match(spec: MatchSpec) -> Game:
             raise OptionError(f"a match needs bots; {player!r} is not a bot")
     if spec.games < 1:
         raise OptionError(f"the number of games must be at least 1, got {spec.games}")
+    if spec.save_dir is not None:
+        folder = check_folder(spec.save_dir)
+        earlier = sorted(folder.glob(f"{game.id}-*.txt"))
+        if earlier:
+            # Records of two runs in one folder would be read as one series.
+            raise SaveError(
+                f"{spec.save_dir} already holds records of another run ({earlier[0].name}, ...); "
+                "choose a new or empty folder"
+            )
     return game
+
+
+def record_path(spec: MatchSpec, index: int) -> Path:
+    """Where game ``index`` of the match is saved."""
+    assert spec.save_dir is not None
+    return Path(spec.save_dir) / f"{spec.game_id}-{index + 1}.txt"
 
 
 def play_game(spec: MatchSpec, index: int) -> GameResult:
@@ -120,13 +137,22 @@ def play_game(spec: MatchSpec, index: int) -> GameResult:
         state.apply_action(action)
     outcome = state.outcome
     assert outcome is not None
-    if spec.save_dir is not None:
-        record.save(Path(spec.save_dir) / f"{game.id}-{index + 1}.txt", state)
-    return GameResult(index, seats, outcome.results, outcome.termination.value, len(record.turns))
+    text = record.to_text(state) if spec.save_dir is not None else ""
+    return GameResult(
+        index, seats, outcome.results, outcome.termination.value, len(record.turns), text
+    )
 
 
-def _play_indexed(args: tuple[MatchSpec, int]) -> GameResult:
-    return play_game(*args)
+def iter_match(spec: MatchSpec, jobs: int = 1) -> Generator[GameResult, None, None]:
+    """Play the games on up to ``jobs`` processes, yielding each as it ends (records saved).
+
+    Only this process writes files, so workers that are stopped leave nothing half-written.
+    Close the iterator to stop early; the workers end with it.
+    """
+    for result in imap_unordered(functools.partial(play_game, spec), spec.games, jobs):
+        if result.record:
+            write_atomic(record_path(spec, result.index), result.record, durable=False)
+        yield replace(result, record="")
 
 
 def run_match(
@@ -135,45 +161,15 @@ def run_match(
     progress: Callable[[GameResult], None] | None = None,
 ) -> list[GameResult]:
     """Play every game of the match on ``jobs`` processes; results sorted by game index."""
-    tasks = [(spec, index) for index in range(spec.games)]
-    results: Iterator[GameResult]
-    if jobs <= 1:
-        results = map(_play_indexed, tasks)
-        return _collect(results, progress)
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
-    try:
-        chunk = max(1, spec.games // (jobs * 8))
-        results = pool.map(_play_indexed, tasks, chunksize=chunk)
-        collected = _collect(results, progress)
-    except BaseException:
-        _stop(pool)
-        raise
-    pool.shutdown()
-    return collected
-
-
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """On Ctrl-C (or a failure) stop at once rather than finish the games under way."""
-    # The executor has no public way to end running workers before Python 3.14.
-    processes: dict[int, Process] = getattr(pool, "_processes", None) or {}
-    for process in list(processes.values()):
-        process.terminate()
-    pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent, which stops the match."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _collect(
-    results: Iterator[GameResult], progress: Callable[[GameResult], None] | None
-) -> list[GameResult]:
     collected = []
-    for result in results:
-        collected.append(result)
-        if progress is not None:
-            progress(result)
+    games = iter_match(spec, jobs)
+    try:
+        for result in games:
+            collected.append(result)
+            if progress is not None:
+                progress(result)
+    finally:
+        games.close()
     return sorted(collected, key=lambda r: r.index)
 
 
@@ -187,6 +183,69 @@ def wilson_interval(score: float, n: int, z: float = Z95) -> tuple[float, float]
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+class Tally:
+    """Match statistics kept as games end: constant memory however many games are played."""
+
+    def __init__(self, spec: MatchSpec, player_names: Sequence[str]) -> None:
+        self.spec = spec
+        self.names = tuple(player_names)
+        self.labels = player_labels(spec.players)
+        self.games = 0
+        self.draws = 0
+        self.plies = 0
+        self.side_wins = dict.fromkeys(self.names, 0)
+        self.tallies = {label: Counter[Result]() for label in self.labels}
+        self.terminations: Counter[str] = Counter()
+
+    def add(self, result: GameResult) -> None:
+        """Count one finished game."""
+        self.games += 1
+        self.plies += result.plies
+        self.terminations[result.termination] += 1
+        if Result.WIN not in result.results:
+            self.draws += 1
+        for seat, seat_result in enumerate(result.results):
+            if seat_result is Result.WIN:
+                self.side_wins[self.names[seat]] += 1
+            self.tallies[self.labels[result.seating[seat]]][seat_result] += 1
+
+    def player_wins(self) -> dict[str, int]:
+        """Wins per player label so far."""
+        return {label: self.tallies[label][Result.WIN] for label in self.labels}
+
+    def summary(self) -> dict[str, object]:
+        """The statistics as printed by ``boardlab match --json`` (see :func:`summarize`)."""
+        games = self.games
+        players = []
+        for label in self.labels:
+            tally = self.tallies[label]
+            wins, drawn, losses = tally[Result.WIN], tally[Result.DRAW], tally[Result.LOSS]
+            score = (wins + drawn / 2) / games if games else 0.0
+            low, high = wilson_interval(score, games)
+            players.append(
+                {
+                    "player": label,
+                    "wins": wins,
+                    "draws": drawn,
+                    "losses": losses,
+                    "score": round(score, 4),
+                    "score_ci95": [round(low, 4), round(high, 4)],
+                }
+            )
+        return {
+            "game": self.spec.game_id,
+            "options": dict(self.spec.options.items()),
+            "seed": self.spec.seed,
+            "games": games,
+            "draws": self.draws,
+            "mean_plies": round(self.plies / games, 2) if games else 0.0,
+            "side_wins": self.side_wins,
+            "player_wins": self.player_wins(),
+            "terminations": dict(sorted(self.terminations.items())),
+            "players": players,
+        }
+
+
 def summarize(
     spec: MatchSpec, player_names: Sequence[str], results: Sequence[GameResult]
 ) -> dict[str, object]:
@@ -196,46 +255,7 @@ def summarize(
     gives each player's win/draw/loss counts with the score (wins + draws/2 over games) and its
     95% Wilson interval.
     """
-    labels = player_labels(spec.players)
-    games = len(results)
-    side_wins = dict.fromkeys(player_names, 0)
-    tallies = {label: Counter[Result]() for label in labels}
-    terminations: Counter[str] = Counter()
-    draws = 0
+    tally = Tally(spec, player_names)
     for result in results:
-        terminations[result.termination] += 1
-        if Result.WIN not in result.results:
-            draws += 1
-        for seat, seat_result in enumerate(result.results):
-            if seat_result is Result.WIN:
-                side_wins[player_names[seat]] += 1
-            tallies[labels[result.seating[seat]]][seat_result] += 1
-    players = []
-    for label in labels:
-        tally = tallies[label]
-        wins, drawn, losses = tally[Result.WIN], tally[Result.DRAW], tally[Result.LOSS]
-        score = (wins + drawn / 2) / games if games else 0.0
-        low, high = wilson_interval(score, games)
-        players.append(
-            {
-                "player": label,
-                "wins": wins,
-                "draws": drawn,
-                "losses": losses,
-                "score": round(score, 4),
-                "score_ci95": [round(low, 4), round(high, 4)],
-            }
-        )
-    mean_plies = sum(r.plies for r in results) / games if games else 0.0
-    return {
-        "game": spec.game_id,
-        "options": {key: value for key, value in spec.options.items()},
-        "seed": spec.seed,
-        "games": games,
-        "draws": draws,
-        "mean_plies": round(mean_plies, 2),
-        "side_wins": side_wins,
-        "player_wins": {label: tallies[label][Result.WIN] for label in labels},
-        "terminations": dict(sorted(terminations.items())),
-        "players": players,
-    }
+        tally.add(result)
+    return tally.summary()

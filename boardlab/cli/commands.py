@@ -10,16 +10,29 @@ import time
 
 from boardlab.analysis.bench import bench_game
 from boardlab.analysis.ladder import TABLE_HEAD, pairings, play_rung
-from boardlab.analysis.match import GameResult, MatchSpec, check_match, run_match, summarize
+from boardlab.analysis.match import (
+    GameResult,
+    MatchSpec,
+    Tally,
+    check_match,
+    iter_match,
+    player_labels,
+)
 from boardlab.cli.pictures import replay_pictures, show_pictures
 from boardlab.core.errors import OptionError
 from boardlab.core.game import Game
 from boardlab.core.options import SEED, format_value, parse_assignments
 from boardlab.core.outcome import Result
 from boardlab.core.perft import divide, perft
-from boardlab.core.records import load_record
+from boardlab.core.records import apply_turn, load_record
 from boardlab.core.registry import game_class, game_ids, make
 from boardlab.core.state import State
+
+MAX_PERFT_DEPTH = 30
+"""Deeper perft counts would not finish in a lifetime for any game here (and would recurse)."""
+
+MAX_BENCH_SECONDS = 3600.0
+"""The longest measurement ``bench --seconds`` accepts."""
 
 
 def game_options(args: argparse.Namespace) -> dict[str, str]:
@@ -128,9 +141,11 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_perft(args: argparse.Namespace) -> int:
     """Count leaf positions; with --divide, per first decision too."""
-    if args.depth < 0 or (args.divide and args.depth < 1):
-        least = 1 if args.divide else 0
-        raise OptionError(f"bad depth {args.depth}: it must be an integer >= {least}")
+    least = 1 if args.divide else 0
+    if not least <= args.depth <= MAX_PERFT_DEPTH:
+        raise OptionError(
+            f"bad depth {args.depth}: it must be an integer from {least} to {MAX_PERFT_DEPTH}"
+        )
     state = start_state(make_game(args), args.position, args.moves)
     if not args.divide:
         print(perft(state, args.depth))
@@ -155,8 +170,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print()
         print(state.render().rstrip("\n"))
         for number, turn in enumerate(record.turns, 1):
-            for decision in turn.decisions:
-                state.apply_action(state.parse_action(decision))
+            state = apply_turn(state, turn)
             print(f"\n{number} {names[turn.seat]}: {turn.text}")
             print(state.render().rstrip("\n"))
     print()
@@ -170,7 +184,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
-    """Play a bot-vs-bot series and print its statistics."""
+    """Play a bot-vs-bot series and print its statistics (those played so far if stopped)."""
     if args.jobs < 1:
         raise OptionError(f"bad --jobs {args.jobs}: it must be an integer >= 1")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
@@ -184,34 +198,52 @@ def cmd_match(args: argparse.Namespace) -> int:
     )
     game = check_match(spec)
     begin = time.perf_counter()
-    progress = None if args.quiet else _Progress(spec.games, game.player_names)
-    results = run_match(spec, args.jobs, progress)
+    tally = Tally(spec, game.player_names)
+    progress = None if args.quiet else _Progress(spec.games, player_labels(spec.players))
+    stopped: KeyboardInterrupt | None = None
+    games = iter_match(spec, args.jobs)
+    try:
+        for result in games:
+            tally.add(result)
+            if progress is not None:
+                progress(result)
+    except KeyboardInterrupt as stop:
+        stopped = stop
+    finally:
+        games.close()
     if progress is not None:
         progress.finish()
-    summary = summarize(spec, game.player_names, results)
+    if stopped is not None:
+        print(f"interrupted: {tally.games} of {spec.games} games played", file=sys.stderr)
+    summary = tally.summary()
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
         print(_match_text(summary, game, time.perf_counter() - begin))
+    if stopped is not None:
+        raise stopped
     return 0
 
 
 class _Progress:
-    """Progress on stderr: one updated line on a terminal, else a line per tenth of the games."""
+    """Progress on stderr: one updated line on a terminal, else a line per tenth of the games.
 
-    def __init__(self, games: int, player_names: tuple[str, ...]) -> None:
+    Wins are counted per player (bot), not per seat, since seats rotate between games.
+    """
+
+    def __init__(self, games: int, labels: list[str]) -> None:
         self.games = games
-        self.names = player_names
+        self.labels = labels
         self.done = 0
-        self.wins = [0] * len(player_names)
+        self.wins = [0] * len(labels)
         self.live = sys.stderr.isatty()
         self.step = max(1, games // 10)
 
     def __call__(self, result: GameResult) -> None:
         self.done += 1
         for seat, seat_result in enumerate(result.results):
-            self.wins[seat] += seat_result is Result.WIN
-        wins = ", ".join(f"{n} {w}" for n, w in zip(self.names, self.wins, strict=True))
+            self.wins[result.seating[seat]] += seat_result is Result.WIN
+        wins = ", ".join(f"{n} {w}" for n, w in zip(self.labels, self.wins, strict=True))
         line = f"game {self.done}/{self.games}: wins {wins}"
         if self.live:
             print(f"\r{line}", end="", file=sys.stderr, flush=True)
@@ -249,8 +281,10 @@ def _match_text(summary: dict[str, object], game: Game, seconds: float) -> str:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """Benchmark perft and random playouts for each installed game (or those named)."""
-    if not args.seconds > 0:
-        raise OptionError(f"bad --seconds {args.seconds}: it must be a number > 0")
+    if not 0 < args.seconds <= MAX_BENCH_SECONDS:
+        raise OptionError(
+            f"bad --seconds {args.seconds}: it must be a number > 0 and <= {MAX_BENCH_SECONDS}"
+        )
     chosen = args.game or game_ids()
     games = [make(game_id) for game_id in chosen]
     reports = []
@@ -283,7 +317,8 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     game = make(args.game, **options)
     print(TABLE_HEAD, flush=True)
     for weak, strong in pairings(args.rungs):
-        progress = None if args.quiet else _Progress(args.games, game.player_names)
+        labels = player_labels((strong,) + (weak,) * (game.num_players - 1))
+        progress = None if args.quiet else _Progress(args.games, labels)
         rung = play_rung(
             args.game, options, strong, weak, args.games, args.seed, args.jobs, progress
         )

@@ -2,22 +2,29 @@
 
 Humans type a decision or a ``+``-joined turn at a prompt named after their side, or one of
 the commands in :data:`HELP`. Humans see only their own view of a game with hidden
-information, and in hotseat play the terminal is handed over between them with the screen
-cleared. Undo replays the record from the start, so it is exact for every game.
+information, and in hotseat play the terminal (screen and scrollback) is cleared when it is
+handed over. Undo replays the record from the start, so it is exact for every game.
+
+With a save target the record is rewritten atomically after every turn, so quitting, a closed
+terminal or a killed process keeps the game up to its last turn; ``--resume`` goes on from
+there. Nothing hidden from a human seat is ever written: while a deployment is secret, saves
+write the game only up to the last point every human may see.
 """
 
 from __future__ import annotations
 
 import random
 import sys
-from pathlib import Path
+import threading
 
 from boardlab.ai import make_bot
 from boardlab.ai.base import Bot
-from boardlab.core.errors import BoardlabError
+from boardlab.cli.saving import RecordKeeper
+from boardlab.cli.signals import Stopped
+from boardlab.core.errors import BoardlabError, OptionError, RecordError, one_line
 from boardlab.core.game import Game
 from boardlab.core.outcome import Outcome
-from boardlab.core.records import Record
+from boardlab.core.records import Record, load_record
 from boardlab.core.state import State
 
 HELP = """\
@@ -28,13 +35,21 @@ Commands:
               lineup: `preset classic`, or `preset random` for a seeded random one)
   savepreset NAME
               save your setup on the board as a preset for later games
-  undo        take back your last turn and the bot turns after it
+  undo        take back your own last turn (and the bot turns after it)
   save FILE   save the game record to FILE
   resign      give up the game
-  quit        leave the game unfinished
+  quit        leave the game unfinished (resume it later with `boardlab play --resume FILE`)
   help        this help and the legal moves"""
 
-CLEAR_SCREEN = "\033[2J\033[H"
+COMMANDS = ("moves", "preset", "savepreset", "undo", "save", "resign", "quit", "help")
+LEAVE_WORDS = ("exit", "q", "bye", "stop")
+
+# Clear the screen, move home, and clear the scrollback (xterm's "E3"), so the player taking
+# the terminal cannot scroll back to the previous player's hidden deployment.
+CLEAR_SCREEN = "\033[H\033[2J\033[3J"
+
+THINKING_AFTER = 0.5
+"""Seconds a bot may think before the terminal says it is thinking."""
 
 
 class _Quit(Exception):
@@ -50,12 +65,13 @@ class TerminalGame:
         players: list[str],
         start: str | None = None,
         seed: int | None = None,
-        save_path: str | None = None,
+        record: Record | None = None,
     ) -> None:
         self.game = game
         self.names = game.player_names
-        self.record = Record(game, start, list(players))
-        self.state = self.record.start_state()
+        self.record = record or Record(game, start, list(players))
+        self.record.players = list(players)
+        self.state = self.record.replay()
         rng = random.Random(seed) if seed is not None else None
         self.rng = random.Random(rng.randrange(2**31) if rng else None)
         self.bots: list[Bot | None] = [
@@ -63,8 +79,49 @@ class TerminalGame:
         ]
         self.humans = [seat for seat, bot in enumerate(self.bots) if bot is None]
         self.hotseat_hidden = game.has_hidden_information and len(self.humans) > 1
-        self.save_path = save_path
         self.viewer: int | None = None
+        self.keeper = RecordKeeper(self.record, self._hiding())
+        self.announced: int | None = None
+
+    @classmethod
+    def resume(
+        cls,
+        game_id: str,
+        path: str,
+        players: list[str] | None,
+        seed: int | None,
+        save: str | None,
+        force: bool,
+    ) -> TerminalGame:
+        """The unfinished game saved in ``path``, ready to go on (and keep saving)."""
+        record, final = load_record(path)
+        if record.game.id != game_id:
+            raise RecordError(f"{path} holds a {record.game.id} game, not {game_id}")
+        outcome = record.outcome(final)
+        if outcome is not None:
+            raise RecordError(f"{path} holds a finished game; `boardlab replay {path}` shows it")
+        specs = players or record.players
+        if len(specs) != record.game.num_players or "unknown" in specs:
+            raise OptionError(
+                f"give one --player per seat ({', '.join(record.game.player_names)}) "
+                "to resume this record"
+            )
+        session = cls(record.game, list(specs), record.start, seed, record)
+        session.target(save or path, force or save is None)
+        print(f"Resumed {path}: {len(record.turns)} turn(s) played")
+        return session
+
+    def target(self, path: str | None, force: bool) -> None:
+        """Check the save target before the first move (see :class:`RecordKeeper`)."""
+        if path is not None:
+            can_ask = sys.stdin.isatty() and bool(self.humans)
+            self.keeper.target(path, force, self._ask_once if can_ask else None)
+
+    def _ask_once(self, question: str) -> str:
+        try:
+            return input(question)
+        except EOFError:
+            return ""
 
     def run(self) -> int:
         """Play to the end (or until a human leaves); returns the exit code."""
@@ -79,6 +136,10 @@ class TerminalGame:
                     self._bot_decision(seat, bot)
         except _Quit:
             pass
+        except Stopped:
+            # A hang-up or kill request: save and go; the terminal may be gone, so print nothing.
+            self._autosave()
+            raise
         except KeyboardInterrupt:
             print("\ninterrupted")
             code = 130
@@ -93,11 +154,25 @@ class TerminalGame:
     # -- bots ---------------------------------------------------------------------------
 
     def _bot_decision(self, seat: int, bot: Bot) -> None:
-        action = bot.choose(self.state.view_state(seat))
+        thinking = threading.Timer(THINKING_AFTER, self._say_thinking, (seat,))
+        thinking.daemon = True
+        thinking.start()
+        try:
+            action = bot.choose(self.state.view_state(seat))
+        finally:
+            thinking.cancel()
         text = self.state.action_to_str(action)
+        first = self.state.turn_start
         self._apply(action)
-        # A decision the humans may not see (a secret deployment) is announced without notation.
-        print(f"{self.names[seat]} plays {'(hidden)' if self._hiding() else text}")
+        if not self._hiding():
+            print(f"{self.names[seat]} plays {text}")
+        elif first or self.announced != seat:
+            # A secret deployment is announced once per turn, without its notation.
+            print(f"{self.names[seat]} plays (hidden)")
+        self.announced = seat if self._hiding() else None
+
+    def _say_thinking(self, seat: int) -> None:
+        print(f"{self.names[seat]} is thinking…", flush=True)
 
     def _hiding(self) -> bool:
         """True while some human's view leaves out part of the position."""
@@ -107,6 +182,9 @@ class TerminalGame:
     def _apply(self, action: int) -> None:
         self.record.add(self.state, action)
         self.state.apply_action(action)
+        self.keeper.seen(self._hiding())
+        if self.state.turn_start or self.state.is_terminal():
+            self._autosave()
 
     # -- humans -------------------------------------------------------------------------
 
@@ -124,46 +202,64 @@ class TerminalGame:
         name = self.names[seat]
         if self.hotseat_hidden and self.viewer != seat and self._hiding():
             if sys.stdout.isatty():
-                print(CLEAR_SCREEN, end="")
+                print(CLEAR_SCREEN, end="", flush=True)
             self._ask(f"Pass the terminal to {name} and press Enter ")
+            if sys.stdout.isatty():
+                print(CLEAR_SCREEN, end="", flush=True)
         self.viewer = seat
         print()
         print(self._view(seat).render().rstrip("\n"))
         presets = self._presets()
         if presets:
             print(f"Presets: {' '.join(presets)} (type `preset NAME` to set up at once)")
-        while True:
-            line = self._ask(f"{name}> ").strip()
-            command, _, argument = line.partition(" ")
-            if not line:
-                continue
-            if command in ("help", "?"):
-                print(HELP)
-                self._print_moves()
-            elif command == "moves":
-                self._print_moves()
-            elif command == "undo":
-                if self._undo():
-                    return
-            elif command == "preset" and argument.strip():
-                if self._play_preset(argument.strip()):
-                    return
-            elif command == "savepreset" and argument.strip():
-                self._save_preset(seat, argument.strip())
-            elif command == "save":
-                self._save(argument.strip())
-            elif command == "resign":
-                self.record.resign(seat)
-                return
-            elif command == "quit":
-                raise _Quit
-            else:
-                try:
-                    self._play_turn(seat, line)
-                except BoardlabError as error:
-                    print(error)
-                    continue
-                return
+        while not self._command(seat, self._ask(f"{name}> ").strip()):
+            pass
+
+    def _command(self, seat: int, line: str) -> bool:
+        """Carry out one line typed by ``seat``; True when the turn passed on (or ended)."""
+        command, _, argument = line.partition(" ")
+        argument = argument.strip()
+        if not line:
+            return False
+        if command in ("help", "?"):
+            print(HELP)
+            self._print_moves()
+        elif command == "moves":
+            self._print_moves()
+        elif command == "undo":
+            return self._undo(seat)
+        elif command == "preset" and argument:
+            return self._play_preset(argument)
+        elif command == "savepreset" and argument:
+            self._save_preset(seat, argument)
+        elif command == "save":
+            self._save_command(argument)
+        elif command == "resign":
+            self._resign(seat)
+            return True
+        elif command == "quit":
+            raise _Quit
+        else:
+            try:
+                self._play_turn(line)
+            except BoardlabError as error:
+                print(one_line(str(error)) + _hint(line))
+                return False
+            return True
+        return False
+
+    def _resign(self, seat: int) -> None:
+        """``seat`` gives up: the game ends, or (in a game that allows it) the seat leaves."""
+        if not self.state.turn_start and self.record.turns:
+            # A turn begun and then given up is taken back first; the record stays whole.
+            self.record.turns.pop()
+            self.state = self.record.replay()
+        after = self.record.resign(seat, self.state)
+        if after is not None:
+            self.state = after
+            print(f"{self.names[seat]} resigns and leaves the game; the others play on")
+        self.keeper.seen(self._hiding())
+        self._autosave()
 
     def _presets(self) -> list[str]:
         try:
@@ -176,7 +272,7 @@ class TerminalGame:
         try:
             actions = self.state.preset_actions(name, self.rng.randrange(2**31))
         except BoardlabError as error:
-            print(error)
+            print(one_line(str(error)))
             return False
         for action in actions:
             self._apply(action)
@@ -187,58 +283,100 @@ class TerminalGame:
         try:
             where = self.state.save_preset(name, seat)
         except (BoardlabError, OSError) as error:
-            print(f"cannot save preset {name}: {error}")
+            print(f"cannot save preset {name}: {one_line(str(error))}")
             return
         print(f"saved preset {name} to {where}")
 
     def _print_moves(self) -> None:
         print("Legal moves: " + " ".join(self.state.legal_moves()))
 
-    def _play_turn(self, seat: int, text: str) -> None:
+    def _play_turn(self, text: str) -> None:
         """Play one decision or several of the same turn, all or none."""
         for action in self.state.parse_turn(text):
             self._apply(action)
 
-    def _undo(self) -> bool:
+    def _undo(self, seat: int) -> bool:
+        """Take back ``seat``'s own last turn and the bot turns after it, never another
+        human's turn (in hotseat play that would be the other player's move)."""
         turns = self.record.turns
-        for index in range(len(turns) - 1, -1, -1):
-            if self.bots[turns[index].seat] is None:
-                self.record.turns = turns[:index]
-                self.state = self.record.replay()
-                print(f"took back {len(turns) - index} turn(s)")
-                return True
-        print("nothing to undo")
-        return False
+        index = len(turns) - 1
+        while index >= 0 and self.bots[turns[index].seat] is not None:
+            index -= 1
+        if index < 0:
+            print("nothing to undo")
+            return False
+        if turns[index].seat != seat:
+            owner = self.names[turns[index].seat]
+            print(f"cannot undo: the last turn was {owner}'s; you can only take back your own")
+            return False
+        self.record.turns = turns[:index]
+        self.state = self.record.replay()
+        self.keeper.seen(self._hiding())
+        self._autosave()
+        print(f"took back {len(turns) - index} turn(s)")
+        return True
 
-    def _save(self, path: str) -> bool:
+    # -- saving -------------------------------------------------------------------------
+
+    def _autosave(self) -> None:
+        """Rewrite the save target (if any) with everything every human may see."""
+        problem = self.keeper.autosave(self.state, self._hiding())
+        if problem:
+            print(problem, flush=True)
+
+    def _save_command(self, path: str) -> None:
+        """``save FILE`` typed at the prompt: refused while something is hidden."""
         if not path:
             print("usage: save FILE")
-            return False
-        try:
-            self.record.save(path, self.state)
-        except OSError as error:
-            print(f"cannot save to {path}: {error.strerror or error}")
-            return False
-        print(f"saved the record to {path}")
-        return True
+        elif self._hiding():
+            print(
+                "cannot save now: a deployment is hidden from a player; "
+                "save again once both deployments are done"
+            )
+        else:
+            print(self.keeper.save_to(path, self.state, False, self._ask)[1])
 
     # -- the end ------------------------------------------------------------------------
 
     def _finish(self) -> None:
+        self._autosave()
         print()
-        print(self.state.render().rstrip("\n"))
         outcome = self.outcome
-        if outcome is None:
-            print("Game left unfinished.")
-        else:
-            print(f"Game over: {outcome.describe(self.names)}")
-        if self.save_path is not None:
-            self._save(self.save_path)
+        said = "" if outcome is None else outcome.describe(self.names)
+        # Some boards already state the result; it is said once, on the "Game over" line.
+        drawing = self.state.render().rstrip("\n").splitlines()
+        print(
+            "\n".join(line for line in drawing if line.strip() not in (said, f"Game over: {said}"))
+        )
+        print("Game left unfinished." if outcome is None else f"Game over: {said}")
+        path = self.keeper.path
+        if path is not None:
+            hidden = " up to the hidden deployment" if self._hiding() else ""
+            print(f"saved the record to {path}{hidden}")
+            if outcome is None:
+                print(f"resume it with: boardlab play {self.game.id} --resume {path}")
         elif self.humans and self.record.turns:
+            self._offer_save()
+
+    def _offer_save(self) -> None:
+        """Ask for a file until the record is saved or the player presses Enter."""
+        while True:
             try:
                 path = input("Save the record to FILE (Enter to skip): ").strip()
             except (EOFError, KeyboardInterrupt):
                 print()
                 return
-            if path:
-                self._save(str(Path(path)))
+            if not path:
+                return
+            saved, said = self.keeper.save_to(path, self.state, self._hiding(), self._ask)
+            print(said)
+            if saved:
+                return
+
+
+def _hint(line: str) -> str:
+    """A pointer to ``help`` when the line looks like a command word rather than a move."""
+    word = line.split(" ")[0].lower()
+    if word in COMMANDS or word in LEAVE_WORDS or (line.isalpha() and len(line) > 2):
+        return " (type `help` for the commands)"
+    return ""

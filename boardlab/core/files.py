@@ -1,4 +1,11 @@
-"""Atomic file writes: a temporary file in the same folder, then a rename, so nothing is lost."""
+"""Safe file writes: the one place that decides whether a target may be written, and how.
+
+Every file Boardlab writes goes through :func:`write_atomic`: a temporary file in the same
+folder, flushed to disk, then renamed over the target, so a reader (or a crash) sees either the
+old file or the new one, never half of one. :func:`check_target` is asked before any work
+starts (before the first move of a game, before the first game of a match), so a path that
+cannot be written is reported at once, not after the work is done.
+"""
 
 from __future__ import annotations
 
@@ -6,16 +13,72 @@ import os
 import tempfile
 from pathlib import Path
 
+from boardlab.core.errors import SaveError
 
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path``; on failure the old file (if any) is left untouched."""
-    target = Path(path)
+
+def _umask() -> int:
+    # The process umask can only be read by setting it; set it straight back.
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_atomic(path: str | Path, text: str, *, durable: bool = True) -> None:
+    """Write ``text`` to ``path``; on failure the old file (if any) is left untouched.
+
+    The new file gets the permissions an ordinary ``open`` would give it (0666 less the
+    umask), not the private mode of the temporary file it was written as. ``durable`` also
+    flushes it to disk before the rename, so even a power cut keeps the old or the new file;
+    without it the temporary file exists for microseconds only, which matters to writers that
+    may be killed at any moment (a match saving many records).
+    """
+    # Through a symbolic link to the file it names, as an editor would, not over the link.
+    target = Path(path).resolve() if Path(path).is_symlink() else Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
+        os.fchmod(handle, 0o666 & ~_umask())
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
+            if durable:
+                out.flush()
+                os.fsync(out.fileno())
         os.replace(temp, target)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+
+
+def check_target(path: str | Path, *, overwrite: bool) -> Path:
+    """Check before any work that ``path`` can be written; returns it.
+
+    Raises SaveError when the path is a folder or another non-file, when its folder cannot be
+    created or written (tried with a real temporary file), or when the file exists and
+    ``overwrite`` is False.
+    """
+    target = Path(path)
+    if target.is_dir():
+        raise SaveError(f"cannot save to {str(target)!r}: it is a folder")
+    if target.exists() and not target.is_file():
+        # A device or pipe: renaming a file over it would replace it, not write to it.
+        raise SaveError(f"cannot save to {str(target)!r}: it is not a regular file")
+    if target.exists() and not overwrite:
+        raise SaveError(
+            f"{str(target)!r} already exists; use --force to overwrite it or choose another file"
+        )
+    check_folder(target.parent)
+    return target
+
+
+def check_folder(folder: str | Path) -> Path:
+    """Create ``folder`` if needed and check that files can be written in it; returns it."""
+    where = Path(folder)
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+        handle, probe = tempfile.mkstemp(prefix=".boardlab-probe.", dir=where)
+        os.close(handle)
+        os.unlink(probe)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise SaveError(f"cannot write in {str(where)!r}: {reason}") from None
+    return where

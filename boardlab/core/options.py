@@ -6,7 +6,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from boardlab.core.errors import OptionError
+from boardlab.core.errors import OptionError, shown
+
+MAX_DIGITS = 30
+"""Integer option values longer than this are refused before conversion."""
 
 OptionValue = bool | int | str | None
 Kind = Literal["bool", "int", "enum", "str"]
@@ -47,7 +50,8 @@ class OptionSpec:
 
     def parse(self, raw: object) -> OptionValue:
         """Convert ``raw`` (text or a Python value) to this option's type, or raise OptionError."""
-        bad = OptionError(f"option {self.key}: bad value {raw!r}; allowed: {self.allowed()}")
+        shown_raw = shown(raw) if isinstance(raw, str) else repr(raw)
+        bad = OptionError(f"option {self.key}: bad value {shown_raw}; allowed: {self.allowed()}")
         if self.kind == "bool":
             if isinstance(raw, bool):
                 return raw
@@ -76,13 +80,14 @@ class OptionSpec:
             return raw
         problem = self.check(raw) if self.check else None
         if problem:
-            raise OptionError(f"option {self.key}: bad value {raw!r}: {problem}")
+            raise OptionError(f"option {self.key}: bad value {shown(raw)}: {problem}")
         return raw
 
 
 def _is_decimal(text: str) -> bool:
     body = text[1:] if text.startswith("-") else text
-    return body.isdigit() and body.isascii()
+    # Longer digit strings are far outside every option's range (and slow to convert).
+    return body.isdigit() and body.isascii() and len(body) <= MAX_DIGITS
 
 
 def format_value(value: OptionValue) -> str:

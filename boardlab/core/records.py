@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from boardlab.core.errors import BoardlabError, RecordError
+from boardlab.core.errors import BoardlabError, RecordError, shown
 from boardlab.core.files import write_atomic
 from boardlab.core.game import Game
 from boardlab.core.outcome import Outcome, Result, Termination
@@ -36,6 +36,8 @@ from boardlab.core.state import State
 
 MAGIC = "# Boardlab game record"
 INITIAL = "initial"
+RESIGN = "resign"
+"""A turn line of a seat that resigned and left while the others played on."""
 
 
 @dataclass
@@ -66,6 +68,18 @@ class Record:
     turns: list[Turn] = field(default_factory=list)
     resigned: Outcome | None = None
 
+    def copy(self, turns: int | None = None) -> Record:
+        """An independent copy, keeping only the first ``turns`` turns when given."""
+        kept = self.turns if turns is None else self.turns[:turns]
+        return Record(
+            self.game,
+            self.start,
+            list(self.players),
+            self.date,
+            [Turn(turn.seat, list(turn.decisions)) for turn in kept],
+            self.resigned,
+        )
+
     def start_state(self) -> State:
         """The state the record starts from."""
         if self.start is None:
@@ -87,8 +101,8 @@ class Record:
     def replay(self) -> State:
         """The final state, every decision checked (raises BoardlabError on a bad one)."""
         state = self.start_state()
-        for decision in self.decisions():
-            state.apply_action(state.parse_action(decision))
+        for turn in self.turns:
+            state = apply_turn(state, turn)
         return state
 
     def outcome(self, final: State | None = None) -> Outcome | None:
@@ -96,11 +110,21 @@ class Record:
         final = final or self.replay()
         return final.outcome or self.resigned
 
-    def resign(self, seat: int) -> None:
-        """``seat`` resigns: in a two-player game the other seat wins."""
+    def resign(self, seat: int, state: State | None = None) -> State | None:
+        """``seat`` resigns in ``state`` (the record's final state, at the start of a turn).
+
+        When the others play on without it (:meth:`State.after_resignation`), the resignation
+        becomes a turn of the record and the new state is returned. Otherwise it ends the
+        game, ``seat`` losing and every other seat winning, and None is returned.
+        """
+        after = None if state is None else state.after_resignation(seat)
+        if after is not None:
+            self.turns.append(Turn(seat, [RESIGN]))
+            return after
         names = self.game.player_names
         results = tuple(Result.LOSS if i == seat else Result.WIN for i in range(len(names)))
         self.resigned = Outcome(results, Termination.RESIGNATION)
+        return None
 
     def to_text(self, final: State | None = None) -> str:
         """The record as text."""
@@ -112,15 +136,7 @@ class Record:
             spec = self.players[seat] if seat < len(self.players) else "unknown"
             lines.append(f"Player {name}: {spec}")
         lines.append(f"Date: {self.date}")
-        outcome = self.outcome(final)
-        if outcome is None:
-            lines += ["Result: *", "Termination: -"]
-        else:
-            pairs = zip(names, outcome.results, strict=True)
-            lines.append("Result: " + " ".join(f"{n}={r.value}" for n, r in pairs))
-            lines.append(f"Termination: {outcome.termination.value}")
-            if outcome.scores is not None:
-                lines.append("Score: " + " ".join(str(s) for s in outcome.scores))
+        lines += _result_lines(names, self.outcome(final))
         lines.append("")
         lines += [f"{i} {names[t.seat]}: {t.text}" for i, t in enumerate(self.turns, 1)]
         return "\n".join(lines) + "\n"
@@ -128,6 +144,32 @@ class Record:
     def save(self, path: str | Path, final: State | None = None) -> None:
         """Write the record atomically: a temporary file in the same folder, then a rename."""
         write_atomic(path, self.to_text(final))
+
+
+def apply_turn(state: State, turn: Turn) -> State:
+    """The state after ``turn``: its decisions played in place, or the seat's resignation."""
+    if turn.decisions == [RESIGN]:
+        after = state.after_resignation(turn.seat)
+        if after is None:
+            raise RecordError("this resignation would end the game: write it in the Result header")
+        return after
+    for decision in turn.decisions:
+        state.apply_action(state.parse_action(decision))
+    return state
+
+
+def _result_lines(names: tuple[str, ...], outcome: Outcome | None) -> list[str]:
+    """The Result and Termination header lines (and Score, for scored games)."""
+    if outcome is None:
+        return ["Result: *", "Termination: -"]
+    pairs = zip(names, outcome.results, strict=True)
+    lines = [
+        "Result: " + " ".join(f"{n}={r.value}" for n, r in pairs),
+        f"Termination: {outcome.termination.value}",
+    ]
+    if outcome.scores is not None:
+        lines.append("Score: " + " ".join(str(s) for s in outcome.scores))
+    return lines
 
 
 def load_record(path: str | Path) -> tuple[Record, State]:
@@ -140,14 +182,18 @@ def load_record(path: str | Path) -> tuple[Record, State]:
 
 
 def parse_record(text: str, source: str = "<record>") -> tuple[Record, State]:
-    """Parse record text, replaying and checking every move; errors name the line."""
+    """Parse record text, replaying and checking every move; errors name the line.
+
+    Each turn line is read with :meth:`State.parse_turn`, the parser terminal play uses, and
+    the Result, Termination and Score headers must agree with what the moves reach.
+    """
     lines = text.splitlines()
     if not lines or lines[0].strip() != MAGIC:
         raise RecordError(f"{source}:1: not a Boardlab record (first line must be {MAGIC!r})")
-    header: dict[str, str] = {}
+    header: dict[str, tuple[int, str]] = {}
     options: dict[str, str] = {}
     players: dict[str, str] = {}
-    body = len(lines)
+    body = len(lines) + 1
     for number, line in enumerate(lines[1:], 2):
         if not line.strip():
             body = number
@@ -159,68 +205,109 @@ def parse_record(text: str, source: str = "<record>") -> tuple[Record, State]:
             options[key.removeprefix("Option ")] = value
         elif key.startswith("Player "):
             players[key.removeprefix("Player ")] = value
+        elif key in header:
+            raise RecordError(f"{source}:{number}: a second {key!r} header")
         else:
-            header[key] = value
+            header[key] = (number, value)
+
+    def where(key: str) -> str:
+        return f"{source}:{header[key][0]}" if key in header else source
+
     try:
-        cls = game_class(header.get("Game", ""))
+        cls = game_class(header.get("Game", (0, ""))[1])
         game = cls(**options)
     except BoardlabError as error:
-        raise RecordError(f"{source}: bad header: {error}") from error
-    if header.get("Rules", game.rules_version) != game.rules_version:
+        raise RecordError(f"{where('Game')}: bad header: {error}") from error
+    rules = header.get("Rules", (0, game.rules_version))[1]
+    if rules != game.rules_version:
         raise RecordError(
-            f"{source}: written for rules version {header['Rules']}, this is {game.rules_version}"
+            f"{where('Rules')}: written for rules version {rules}, this is {game.rules_version}"
         )
-    start = header.get("Position", INITIAL)
+    start = header.get("Position", (0, INITIAL))[1]
     record = Record(
         game,
         None if start == INITIAL else start,
         [players.get(name, "unknown") for name in game.player_names],
-        header.get("Date", ""),
+        header.get("Date", (0, ""))[1],
     )
     try:
         state = record.start_state()
     except BoardlabError as error:
-        raise RecordError(f"{source}: bad start position: {error}") from error
+        raise RecordError(f"{where('Position')}: bad start position: {error}") from error
+    last = 0
     for number, line in enumerate(lines[body:], body + 1):
         if line.strip():
+            if last and not state.turn_start and not state.is_terminal():
+                raise RecordError(f"{source}:{last}: the turn on this line is incomplete")
             state = _replay_line(record, state, line, f"{source}:{number}")
+            last = number
     _check_result(record, state, header, source)
     return record, state
 
 
 def _replay_line(record: Record, state: State, line: str, where: str) -> State:
+    """Play one ``N Player: turn`` line on ``state``, note it in ``record``; the new state."""
     head, sep, moves = line.partition(": ")
     index, _, name = head.partition(" ")
     names = record.game.player_names
     if not sep or not index.isdigit() or name not in names:
-        raise RecordError(f"{where}: expected 'N Player: move', got {line!r}")
-    if int(index) != len(record.turns) + 1:
-        raise RecordError(f"{where}: turn number {index}, expected {len(record.turns) + 1}")
+        raise RecordError(f"{where}: expected 'N Player: move', got {shown(line)}")
+    if len(index) > 9 or int(index) != len(record.turns) + 1:
+        raise RecordError(f"{where}: turn number {index[:12]}, expected {len(record.turns) + 1}")
     if state.is_terminal():
         raise RecordError(f"{where}: the game was already over")
     if names[state.current_player] != name:
         raise RecordError(f"{where}: {name} is not to move; {names[state.current_player]} is")
-    if not state.turn_start:
-        raise RecordError(f"{where}: the previous turn is incomplete")
-    for decision in moves.split("+"):
-        try:
-            action = state.parse_action(decision)
-        except BoardlabError as error:
-            raise RecordError(f"{where}: {error}") from error
+    if moves == RESIGN:
+        after = record.resign(state.current_player, state)
+        if after is None:
+            raise RecordError(f"{where}: a resignation here ends the game; it belongs in Result")
+        return after
+    try:
+        actions = state.parse_turn(moves)
+    except BoardlabError as error:
+        raise RecordError(f"{where}: {error}") from error
+    for action in actions:
         record.add(state, action)
         state.apply_action(action)
     return state
 
 
-def _check_result(record: Record, state: State, header: dict[str, str], source: str) -> None:
-    written = header.get("Result", "*")
-    if state.outcome is not None:
+def _check_result(
+    record: Record, state: State, header: dict[str, tuple[int, str]], source: str
+) -> None:
+    """The Result/Termination/Score headers against the moves; sets a resignation."""
+    names = record.game.player_names
+    if "Result" not in header:
         return
-    if header.get("Termination") == Termination.RESIGNATION.value and written != "*":
-        names = record.game.player_names
-        try:
-            pairs = dict(pair.split("=", 1) for pair in written.split())
-            results = tuple(Result(pairs[name]) for name in names)
-        except (KeyError, ValueError) as error:
-            raise RecordError(f"{source}: bad Result header {written!r}") from error
-        record.resigned = Outcome(results, Termination.RESIGNATION)
+    number, written = header["Result"]
+    claimed = header.get("Termination", (number, "-"))[1]
+    if state.outcome is not None:
+        expected = _result_lines(names, state.outcome)
+        found = [
+            f"{key}: {header[key][1]}"
+            for key in ("Result", "Termination", "Score")
+            if key in header
+        ]
+        wrong = [line for line in expected if line not in found]
+        if wrong:
+            raise RecordError(
+                f"{source}:{number}: the header does not match the moves, which end with "
+                f"{state.outcome.describe(names)}"
+            )
+        return
+    if written == "*":
+        return
+    if claimed != Termination.RESIGNATION.value:
+        raise RecordError(
+            f"{source}:{number}: the header claims a finished game ({shown(written)}), "
+            f"but the moves stop unfinished after turn {len(record.turns)}: record cut short?"
+        )
+    try:
+        pairs = dict(pair.split("=", 1) for pair in written.split())
+        results = tuple(Result(pairs[name]) for name in names)
+    except (KeyError, ValueError):
+        raise RecordError(f"{source}:{number}: bad Result header {shown(written)}") from None
+    if sorted(pairs) != sorted(names) or Result.LOSS not in results:
+        raise RecordError(f"{source}:{number}: bad Result header {shown(written)}")
+    record.resigned = Outcome(results, Termination.RESIGNATION)

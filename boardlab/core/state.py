@@ -13,7 +13,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar, Self
 
-from boardlab.core.errors import IllegalMoveError, NotationError
+from boardlab.core.errors import IllegalMoveError, NotationError, shown
 from boardlab.core.outcome import Outcome, Termination
 from boardlab.core.render_model import ClickPath, RenderModel
 
@@ -119,6 +119,14 @@ class State(ABC):
         """Save ``player``'s setup on the board as preset ``name``; returns where it went."""
         raise IllegalMoveError("this game has no presets to save")
 
+    def after_resignation(self, seat: int) -> Self | None:
+        """The position once ``seat`` resigns, when the other seats play on without it.
+
+        None (the default) means the resignation ends the game: ``seat`` loses and every other
+        seat wins. Games for three or more seats may override this to let the rest play on.
+        """
+        return None
+
     def view_state(self, player: int) -> State:
         """What ``player`` may see: the state itself unless the game hides information.
 
@@ -195,9 +203,10 @@ class State(ABC):
         """The action ids of one decision or a ``+``-joined part of one turn (README §8.3).
 
         Every decision is checked in the position it would be played in; the state itself is
-        not changed. A string that runs past the end of the turn is an IllegalMoveError.
+        not changed. A string that runs past the end of the turn is an IllegalMoveError. Spaces
+        around a ``+`` are allowed (``d1-d3 + a7-a5``), since people type them.
         """
-        parts = text.split("+")
+        parts = [part.strip() for part in text.split("+")]
         if len(parts) == 1:
             return [self.parse_action(text)]
         probe = self.clone()
@@ -285,15 +294,15 @@ class State(ABC):
         if text in legal:
             return legal[text]
         if not self.NOTATION.fullmatch(text):
-            raise NotationError(f"malformed move {text!r}: {self.NOTATION_HELP}")
+            raise NotationError(f"malformed move {shown(text)}: {self.NOTATION_HELP}")
         if self._outcome is not None:
-            raise IllegalMoveError(f"illegal move {text!r}: the game is over")
+            raise IllegalMoveError(f"illegal move {shown(text)}: the game is over")
         loose = self.MARKERS.sub("", text)
         near = sorted(s for s in legal if self.MARKERS.sub("", s) == loose)
         if near:
-            raise IllegalMoveError(f"illegal move {text!r}: did you mean {' or '.join(near)}?")
+            raise IllegalMoveError(f"illegal move {shown(text)}: did you mean {' or '.join(near)}?")
         reason = self._explain_illegal(text) or _legal_summary(sorted(legal))
-        raise IllegalMoveError(f"illegal move {text!r}: {reason}")
+        raise IllegalMoveError(f"illegal move {shown(text)}: {reason}")
 
     def __eq__(self, other: object) -> bool:
         return (

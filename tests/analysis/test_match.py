@@ -92,8 +92,8 @@ def test_same_results_on_one_or_two_processes(tmp_path: Path) -> None:
 
 def test_match_command_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     argv = ["match", "murus-gallicus", "--player", "random", "--player", "random"]
-    argv += ["--games", "4", "--seed", "3", "--json", "--save-dir", str(tmp_path)]
-    assert main([*argv, "--jobs", "2"]) == 0
+    argv += ["--games", "4", "--seed", "3", "--json"]
+    assert main([*argv, "--jobs", "2", "--save-dir", str(tmp_path)]) == 0
     out, err = capsys.readouterr()
     summary = json.loads(out)
     assert "game 4/4" in err
@@ -109,7 +109,7 @@ def test_match_command_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         f"murus-gallicus-{i}.txt" for i in range(1, 5)
     ]
-    assert main([*argv, "--jobs", "1", "--quiet"]) == 0
+    assert main([*argv, "--jobs", "1", "--quiet", "--save-dir", str(tmp_path / "again")]) == 0
     again, quiet = capsys.readouterr()
     assert json.loads(again) == summary
     assert quiet == ""

@@ -139,6 +139,9 @@ def _check_setup(stacks: Stacks, players: int, setup: int, side: int, counters: 
     for stack in stacks.values():
         if len(stack) != 1 or stack[0] & ATTACK:
             raise PositionError("during setup every counter is alone in its cell and Mobile")
+    if placement and stacks.get((0, 0)) != (0,):
+        # §2: the origin is the cell of P1's first Board Piece, and nothing moves during setup.
+        raise PositionError("during setup P1's first Board Piece must be on the origin 0,0")
     for seat, (bps, forts) in enumerate(_kind_counts(stacks, players)):
         want_bps = (seat < placement) + (players + seat < placement)
         want_forts = (2 * players + seat < placement) + (3 * players + seat < placement)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, ClassVar, Self
 
+from boardlab.core.errors import PositionError
 from boardlab.core.outcome import Outcome, Result, Termination
 from boardlab.core.render_model import ClickPath, RenderModel
 from boardlab.core.state import State
@@ -261,6 +262,35 @@ class ColosseumState(State):
                 if self.forts[(self.side + k) % players]
             )
         self._start_of_turn_checks()
+
+    def after_resignation(self, seat: int) -> Self | None:
+        """With three or more seats in the game, a resigning seat leaves and the rest play on.
+
+        Its Fortifications leave the game (as if captured), so it is eliminated (§3) and its
+        Board Pieces stay as neutral terrain; the next seat in the game is to move at the start
+        of a turn. Returns None (the resignation ends the game) during setup, with two seats
+        left, or when removing a lone Fortification would split the footprint.
+        """
+        seats = self.seats_in_game()
+        if self.setup or len(seats) < 3 or seat not in seats:
+            return None
+        stacks = {}
+        for cell, stack in self.stacks.items():
+            kept = tuple(c for c in stack if not (c & FORT and c >> 2 == seat))
+            if kept:
+                stacks[cell] = kept
+        players = self.game.players
+        side = next(
+            (seat + k) % players for k in range(1, players) if (seat + k) % players in seats
+        )
+        left = type(self)(self.game, stacks, side, 0, None, self.no_capture, 0, self.ply)
+        try:
+            # The position text checks connectivity and every other invariant of §11.
+            checked = self.game.state_from_text(left.position_text())
+        except PositionError:
+            return None
+        assert isinstance(checked, type(self))
+        return checked
 
     def position_text(self) -> str:
         step = f"s{self.setup}" if self.setup else (self.first or "-")

@@ -30,7 +30,7 @@ def _cell(state: CyvasseState, h: int) -> str:
 
 
 def render_board(state: CyvasseState) -> list[str]:
-    """The 11 ranks, North at the top; each row names its first and last hex."""
+    """The 11 ranks, North at the top; each row names its first and last hex (``a|``, ``|f``)."""
     lines = []
     for rank in range(RANKS, 0, -1):
         length = RANK_LEN[rank - 1]
@@ -38,7 +38,8 @@ def render_board(state: CyvasseState) -> list[str]:
         indent = " " * (2 * (11 - length))
         cells = "   ".join(_cell(state, h) for h in range(start, start + length))
         last = LETTERS[length - 1]
-        lines.append(f"{rank:>2} {indent}a  {cells}  {last}{indent} {rank}")
+        # The file letters sit behind bars so they never read as a North unit's letter.
+        lines.append(f"{rank:>2} {indent}a| {cells} |{last}{indent} {rank}")
     return lines
 
 
