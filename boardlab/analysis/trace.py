@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 
 from boardlab.ai import make_bot
+from boardlab.analysis.metrics import covered_cells
 from boardlab.core.errors import OptionError
 from boardlab.core.options import SEED
 from boardlab.core.records import Record
@@ -155,14 +156,14 @@ def play_traced(task: GameTask) -> GameTrace:
     record = Record(game, players=list(task.players)) if task.record else None
     trace = GameTrace(task.series, task.index, list(task.players), list(task.seating), [], "", 0)
     state = game.new_initial_state()
-    covered: set[str] = set()
+    occupied: list[set[str]] = []
     seats = range(game.num_players)
     while not state.is_terminal():
         seat = state.current_player
         snapshot = board_snapshot(state)
         if snapshot is not None:
             trace.pieces.append(snapshot[0])
-            covered |= snapshot[1]
+            occupied.append(snapshot[1])
         trace.seats.append(seat)
         trace.choices.append(len(state.legal_actions()))
         trace.turn_start.append(state.turn_start)
@@ -174,9 +175,9 @@ def play_traced(task: GameTask) -> GameTrace:
         state.apply_action(action)
     final = board_snapshot(state)
     if final is not None:
-        covered |= final[1]
+        occupied.append(final[1])
         trace.cells = len(state.render_model().cells)
-        trace.covered = len(covered)
+        trace.covered = covered_cells(occupied)
     outcome = state.outcome
     assert outcome is not None
     trace.results = [result.value for result in outcome.results]
