@@ -156,7 +156,7 @@ def comparison_chart(comparison: dict[str, Any], percent: dict[str, bool]) -> st
     """Each metric's difference (variant minus base) with its interval; real ones filled."""
     rows = comparison["rows"]
     figure, panels = plt.subplots(
-        len(rows), 1, figsize=(6.4, 0.42 * len(rows) + 0.8), squeeze=False
+        len(rows), 1, figsize=(6.4, 0.42 * len(rows) + 0.8), squeeze=False, layout="constrained"
     )
     for panel, row in zip(panels[:, 0], rows, strict=True):
         scale = 100.0 if percent[row["metric"]] else 1.0
@@ -181,7 +181,6 @@ def comparison_chart(comparison: dict[str, Any], percent: dict[str, bool]) -> st
         f"{comparison['variant']} minus {comparison['base']} (filled: real difference)",
         fontsize=10,
     )
-    figure.tight_layout()
     return _svg(figure)
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from boardlab.analysis import plots
-from boardlab.analysis.summary import METRICS, game_row
+from boardlab.analysis.summary import METRICS, game_row, number
 from boardlab.analysis.trace import GameTrace
 from boardlab.core.files import write_atomic
 
@@ -90,10 +90,11 @@ DEFINITIONS = (
 def _fmt(estimate: dict[str, float] | None, percent: bool) -> str:
     if estimate is None:
         return "—"
-    scale, unit = (100.0, "%") if percent else (1.0, "")
-    value, low, high = (estimate[k] * scale for k in ("value", "low", "high"))
-    digits = 0 if percent or abs(value) >= 100 else 2
-    return f"{value:.{digits}f}{unit} [{low:.{digits}f}, {high:.{digits}f}]"
+    if percent:
+        value, low, high = (f"{100 * estimate[k]:.0f}" for k in ("value", "low", "high"))
+        return f"{value}% [{low}, {high}]"
+    value, low, high = (number(estimate[k]) for k in ("value", "low", "high"))
+    return f"{value} [{low}, {high}]"
 
 
 def _table(head: Sequence[str], rows: Sequence[Sequence[str]], raw: bool = False) -> str:
@@ -154,13 +155,14 @@ def _comparison_section(summary: dict[str, Any]) -> str:
         for row in comparison["rows"]:
             scale = 100.0 if percent[row["metric"]] else 1.0
             unit = " pt" if scale == 100 else ""
+            diff, low, high = (number(row[k] * scale, signed=True) for k in ("diff", "low", "high"))
             verdict = "real" if row["real"] else "not shown"
             cls = ' class="real"' if row["real"] else ""
             rows.append(
                 [
                     f"<td>{escape(row['label'])}</td>",
-                    f"<td{cls}>{row['diff'] * scale:+.2f}{unit}</td>",
-                    f"<td>[{row['low'] * scale:+.2f}, {row['high'] * scale:+.2f}]</td>",
+                    f"<td{cls}>{diff}{unit}</td>",
+                    f"<td>[{low}, {high}]</td>",
                     f"<td>{row['p']:.3g}</td>",
                     f"<td>{row['p_adjusted']:.3g}</td>",
                     f"<td{cls}>{verdict}</td>",

@@ -133,7 +133,13 @@ def _run_ray(
         raise OptionError("--backend ray needs Ray: pip install 'boardlab[ray]'") from None
     started = not ray.is_initialized()
     if started and address is None:
-        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+        # A local instance stays on the loopback interface: nothing listens on the network.
+        ray.init(
+            num_cpus=workers,
+            include_dashboard=False,
+            log_to_driver=False,
+            _node_ip_address="127.0.0.1",
+        )
     elif started:
         ray.init(address=address, log_to_driver=False)
     remote: Any = ray.remote(play)

@@ -63,16 +63,14 @@ def proportion(k: int, n: int) -> Estimate:
 
 
 def mean(values: Sequence[float]) -> Estimate:
-    """The mean with its t interval (a point for one value; NaN for none)."""
+    """The mean with its t interval (a point for equal values; NaN for none)."""
     n = len(values)
     if n == 0:
         return Estimate(math.nan, math.nan, math.nan, 0)
     centre = fmean(values)
-    if n == 1:
-        return Estimate(centre, centre, centre, 1)
-    error = float(stats.sem(values))
-    if error == 0:
+    if min(values) == max(values):
         return Estimate(centre, centre, centre, n)
+    error = float(stats.sem(values))
     half = float(stats.t.ppf((1 + LEVEL) / 2, n - 1)) * error
     return Estimate(centre, centre - half, centre + half, n)
 
@@ -95,7 +93,7 @@ def compare_means(a: Sequence[float], b: Sequence[float]) -> Difference:
     if len(a) < 2 or len(b) < 2:
         return Difference(math.nan, math.nan, math.nan, 1.0)
     diff = fmean(b) - fmean(a)
-    if stats.tstd(a) == 0 and stats.tstd(b) == 0:
+    if min(a) == max(a) and min(b) == max(b):
         return Difference(diff, diff, diff, 1.0 if diff == 0 else 0.0)
     result = stats.ttest_ind(b, a, equal_var=False)
     interval = result.confidence_interval(confidence_level=LEVEL)

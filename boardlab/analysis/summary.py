@@ -345,7 +345,17 @@ def _signed(row: dict[str, Any]) -> str:
     half = (row["high"] - row["low"]) / 2
     if percent:
         return f"{100 * row['diff']:+.0f} ± {100 * half:.0f} points"
-    return f"{row['diff']:+.2f} ± {half:.2f}"
+    return f"{number(row['diff'], signed=True)} ± {number(half)}"
+
+
+def number(value: float, signed: bool = False) -> str:
+    """A value with the digits a reader needs: two decimals, three significant when small."""
+    sign = "+" if signed else ""
+    if math.isnan(value):
+        return "—"
+    if value == 0 or abs(value) >= 0.1:
+        return f"{value:{sign}.2f}"
+    return f"{value:{sign}.2g}"
 
 
 def game_row(trace: GameTrace) -> dict[str, Any]:
