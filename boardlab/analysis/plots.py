@@ -147,6 +147,7 @@ def evaluation_traces(one: dict[str, Any]) -> str:
         )
         panel.axhline(0, color="#999999", linewidth=0.5)
         panel.set_xlabel("decision number")
+    figure.suptitle(f"Evaluations in sample games: {one['label']}", fontsize=10)
     panels[0][0].set_ylabel("evaluation")
     panels[0][0].legend(frameon=False, fontsize=7)
     return _svg(figure)

@@ -91,10 +91,14 @@ def _fmt(estimate: dict[str, float] | None, percent: bool) -> str:
     if estimate is None:
         return "—"
     if percent:
-        value, low, high = (f"{100 * estimate[k]:.0f}" for k in ("value", "low", "high"))
+        value, low, high = (round(100 * estimate[k]) for k in ("value", "low", "high"))
         return f"{value}% [{low}, {high}]"
     value, low, high = (number(estimate[k]) for k in ("value", "low", "high"))
     return f"{value} [{low}, {high}]"
+
+
+def _p(p: float) -> str:
+    return "< 0.001" if p < 0.001 else f"{p:.3g}"
 
 
 def _table(head: Sequence[str], rows: Sequence[Sequence[str]], raw: bool = False) -> str:
@@ -124,7 +128,7 @@ def _outcome_section(series: Sequence[dict[str, Any]]) -> str:
         parts.append(
             f"<h3>{escape(one['label'])}</h3>"
             f"<p>{result['games']} games; bots per seat: {escape(', '.join(one['players']))}; "
-            f"seat balance p = {result['seat_balance_p']:.3g}; terminations: {escape(reasons)}; "
+            f"seat balance p {_p(result['seat_balance_p'])}; terminations: {escape(reasons)}; "
             f"caps hit in {_fmt(one['caps'], True)} of games.</p>"
             + _table(["seat (final ranking)", "wins", "shared/draws", "losses", "win rate"], rows)
         )
@@ -163,8 +167,8 @@ def _comparison_section(summary: dict[str, Any]) -> str:
                     f"<td>{escape(row['label'])}</td>",
                     f"<td{cls}>{diff}{unit}</td>",
                     f"<td>[{low}, {high}]</td>",
-                    f"<td>{row['p']:.3g}</td>",
-                    f"<td>{row['p_adjusted']:.3g}</td>",
+                    f"<td>{_p(row['p'])}</td>",
+                    f"<td>{_p(row['p_adjusted'])}</td>",
                     f"<td{cls}>{verdict}</td>",
                 ]
             )
