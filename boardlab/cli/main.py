@@ -10,7 +10,7 @@ from typing import NoReturn
 
 from boardlab import __version__
 from boardlab.ai.levels import LEVELS
-from boardlab.cli import analyse, commands, pictures
+from boardlab.cli import analyse, commands, pictures, tournament
 from boardlab.cli.play import TerminalGame
 from boardlab.core.errors import BoardlabError, OptionError
 from boardlab.core.options import SEED, parse_assignments
@@ -127,6 +127,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="weakest to strongest: level names or bot specs (default: random and the levels)",
     )
     rungs.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+    ranked = command("tournament", tournament.SUMMARY, tournament.cmd_tournament)
+    tournament.add_arguments(ranked)
 
     lab = command("analyse", "playtest a game or compare variants (report)", analyse.cmd_analyse)
     analyse.add_arguments(lab)
