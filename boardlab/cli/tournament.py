@@ -7,8 +7,8 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
+from boardlab.ai import level_ratings
 from boardlab.analysis.runner import BACKENDS
 from boardlab.analysis.tournament import (
     FORMATS,
@@ -136,7 +136,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     name = make(args.game, **game_options(config)).name
     report.plot(result, f"{name}, {seats} seats: {len(rows)} games", out / PLOT)
     if args.level_ratings:
-        merge_level_ratings(Path(args.level_ratings), args.game, seats, data)
+        level_ratings.merge(Path(args.level_ratings), args.game, seats, data)
     if args.json:
         print(json.dumps(data, indent=2))
     else:
@@ -145,16 +145,3 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         print(report.crosstable(result))
         print(f"\n{len(rows)} games in {out}; plot: {out / PLOT}")
     return 0
-
-
-def merge_level_ratings(path: Path, game: str, seats: int, data: dict[str, Any]) -> None:
-    """Store this tournament's ratings under ``[game][seats]`` in the JSON file at ``path``."""
-    table: dict[str, Any] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    table.setdefault(game, {})[str(seats)] = {
-        "seed": data["config"]["seed"],
-        "games_per_pairing": data["config"]["games"],
-        "ratings": {
-            r["player"]: {"rating": r["rating"], "ci95": r["ci95"]} for r in data["ratings"]
-        },
-    }
-    path.write_text(json.dumps(table, indent=2, sort_keys=True) + "\n", encoding="utf-8")

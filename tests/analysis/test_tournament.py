@@ -130,8 +130,9 @@ def test_the_command_prints_tables_saves_a_plot_and_json(
     assert data["games"] == 12 and data["seats"] == 3
     assert {r["player"] for r in data["ratings"]} == set(SPECS)
     assert "[" in captured.err  # the progress bar
-    stored = json.loads(ratings.read_text())["wide-nim"]["3"]["ratings"]
-    assert stored["random"] == {"rating": 0.0, "ci95": [0.0, 0.0]}
+    stored = json.loads(ratings.read_text())["wide-nim"]["3"]
+    assert stored["ratings"]["random"] == {"rating": 0.0, "ci95": [0.0, 0.0]}
+    assert stored["games"] == 12 and stored["games_per_pairing"] == 3
 
 
 @pytest.mark.parametrize(
