@@ -71,3 +71,33 @@ def merge(path: Path, game_id: str, seats: int, standings: dict[str, Any]) -> No
         "ratings": ratings,
     }
     path.write_text(json.dumps(table, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def markdown(data: dict[str, Any] | None = None) -> str:
+    """The ratings file as one markdown table: a row per game and seat count, a column per
+    player (``random``, ``greedy``, the levels), each cell the rating and its 95% interval."""
+    data = _shipped() if data is None else data
+    columns = ["random", "greedy", *(f"{LEVEL}{level}" for level in LEVELS)]
+    lines = [
+        "| game | seats | games | " + " | ".join(c.removeprefix(LEVEL) for c in columns) + " |",
+        "|---|---:|---:|" + "---:|" * len(columns),
+    ]
+    for game_id in sorted(data):
+        for seats in sorted(data[game_id], key=int):
+            entry = data[game_id][seats]
+            cells = []
+            for column in columns:
+                rating = entry["ratings"].get(column)
+                low, high = rating["ci95"] if rating else (0, 0)
+                if rating is None:
+                    cells.append("—")
+                elif low == high:
+                    cells.append(f"{rating['rating']:.0f}")
+                else:
+                    cells.append(f"{rating['rating']:.0f} ({low:.0f} to {high:.0f})")
+            lines.append(f"| {game_id} | {seats} | {entry['games']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(markdown())
