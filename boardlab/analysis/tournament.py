@@ -97,6 +97,8 @@ def check_tournament(config: TournamentConfig) -> Game:
         raise OptionError(f"bad --games-per-pairing {config.games_per_pairing}: it must be >= 1")
     if config.rounds < 0:
         raise OptionError(f"bad number of rounds {config.rounds}: it must be >= 0")
+    if config.options.get("players", str(config.seats)) != str(config.seats):
+        raise OptionError(f"--option players={config.options['players']} contradicts the seats")
     if SEED in config.options:
         raise OptionError("a tournament seeds each game's chance itself; use --seed")
     game = make(config.game, **game_options(config))

@@ -39,7 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="games per pairing or group, seats rotated (default: the number of seats)",
     )
-    parser.add_argument("--seats", type=int, metavar="K", help="seats per game (default: 2)")
+    parser.add_argument(
+        "--seats", type=int, metavar="K", help="seats per game (default: the game's)"
+    )
     parser.add_argument("--rounds", type=int, default=0, metavar="R", help="Swiss rounds")
     parser.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes")
     parser.add_argument("--backend", choices=BACKENDS, default="local", help="game runner")
@@ -96,7 +98,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     """Play (or resume) the tournament, then print the ratings and crosstable and save a plot."""
     if not args.player or len(args.player) < 2:
         raise OptionError("give at least two --player specs to rank")
-    seats = args.seats or 2
+    options = parse_assignments(args.option or [])
+    seats = args.seats or make(args.game, **options).num_players
     config = TournamentConfig(
         game=args.game,
         players=tuple(args.player),
@@ -104,7 +107,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         format=args.format,
         games_per_pairing=args.games_per_pairing or seats,
         seed=args.seed,
-        options=parse_assignments(args.option or []),
+        options=options,
         rounds=args.rounds,
     )
     if args.anchor not in config.labels:

@@ -109,6 +109,8 @@ def test_bad_tournaments_are_refused(tmp_path: Path) -> None:
         run_tournament(TournamentConfig("wide-nim", SPECS, 5), tmp_path)
     with pytest.raises(OptionError, match="not a bot"):
         run_tournament(TournamentConfig("wide-nim", ("random", "human")), tmp_path)
+    with pytest.raises(OptionError, match="players=2 contradicts"):
+        run_tournament(TournamentConfig("wide-nim", SPECS, 3, options={"players": "2"}), tmp_path)
     with pytest.raises(OptionError, match="cannot be played with 3 seats"):
         run_tournament(TournamentConfig("carnyx", SPECS, 3), tmp_path)
 
@@ -118,13 +120,18 @@ def test_the_command_prints_tables_saves_a_plot_and_json(
 ) -> None:
     argv = ["tournament", "wide-nim", "--option", "pile=9", "--out", str(tmp_path / "t")]
     argv += [arg for spec in SPECS for arg in ("--player", spec)]
-    assert main([*argv, "--seats", "3", "--quiet"]) == 0
+    assert main([*argv, "--seats", "3", "--quiet", "--option", "players=3"]) == 0
     out = capsys.readouterr().out
     assert "OpenSkill Plackett-Luce, random = 0" in out
     assert "| 1 |" in out and "Crosstable" in out
     assert (tmp_path / "t" / "ratings.png").read_bytes()[:4] == b"\x89PNG"
     ratings = tmp_path / "ratings.json"
-    assert main([*argv, "--seats", "3", "--resume", "--json", "--level-ratings", str(ratings)]) == 0
+    assert (
+        main(
+            [*argv, "--option", "players=3", "--resume", "--json", "--level-ratings", str(ratings)]
+        )
+        == 0
+    )
     captured = capsys.readouterr()
     data = json.loads(captured.out)
     assert data["games"] == 12 and data["seats"] == 3
@@ -142,6 +149,8 @@ def test_the_command_prints_tables_saves_a_plot_and_json(
         (["--player", "greedy", "--player", "mcts"], "anchor 'random' is not one"),
         (["--player", "random", "--player", "greedy", "--seats", "3"], "cannot be played"),
         (["--player", "random", "--player", "greedy", "--format", "ko"], "invalid choice"),
+        (["--player", "random", "--player", "greedy", "--seats", "1"], "cannot be played"),
+        (["--player", "random", "--player", "mcts", "--option", "max_plies=-1"], "max_plies"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(
