@@ -25,6 +25,7 @@ from boardlab.ai.levels import LEVELS
 from boardlab.analysis.runner import run_tasks
 from boardlab.analysis.store import RunStore
 from boardlab.analysis.trace import (
+    BOARD_EVERY,
     GameTask,
     GameTrace,
     bot_seed,
@@ -34,7 +35,7 @@ from boardlab.analysis.trace import (
 )
 from boardlab.core.errors import OptionError
 from boardlab.core.game import Game
-from boardlab.core.options import SEED
+from boardlab.core.options import SEED, format_value
 from boardlab.core.registry import game_class, make
 
 BASE = "base"
@@ -71,6 +72,8 @@ class LabConfig:
     skill_games: int = 0
     records: int = 5
     """Games per series whose record is kept (the first ones)."""
+    board_every: int = BOARD_EVERY
+    """Board snapshots (pieces, coverage) every this many decisions; 0: none."""
 
     def to_json(self) -> dict[str, Any]:
         """The configuration as JSON data."""
@@ -85,6 +88,7 @@ class LabConfig:
             "skill_rungs": list(self.skill_rungs),
             "skill_games": self.skill_games,
             "records": self.records,
+            "board_every": self.board_every,
         }
 
 
@@ -135,8 +139,8 @@ def plan_series(config: LabConfig) -> list[Series]:
     """The series of a run, validated: variants first (or the base game), then skill rungs."""
     if config.games < 1:
         raise OptionError(f"the number of games must be at least 1, got {config.games}")
-    if config.skill_games < 0 or config.records < 0:
-        raise OptionError("--skill-games and --records must be 0 or more")
+    if min(config.skill_games, config.records, config.board_every) < 0:
+        raise OptionError("--skill-games, --records and --board-every must be 0 or more")
     variants = config.variants or ((BASE, {}),)
     names = [name for name, _ in variants]
     if len(set(names)) != len(names):
@@ -170,7 +174,7 @@ def plan_series(config: LabConfig) -> list[Series]:
 
 def _canonical(game: Game, options: Mapping[str, str]) -> dict[str, str]:
     """The options given, as the game resolved them (so ``8x7`` and defaults read the same)."""
-    return {key: str(game.options[key]) for key in options}
+    return {key: format_value(game.options[key]) for key in options}
 
 
 def tasks(
@@ -201,6 +205,7 @@ def tasks(
                 seating,
                 bot_seed(config.seed, index).randrange(2**63),
                 record=index < config.records,
+                board_every=config.board_every,
             )
 
 

@@ -117,7 +117,8 @@ def piece_curves(one: dict[str, Any]) -> str:
     """Mean pieces on the board per seat by decision number, for one series."""
     figure, axes = _figure()
     for seat, (name, line) in enumerate(zip(one["seat_names"], one["pieces_curve"], strict=True)):
-        axes.plot(line, color=COLOURS[seat % len(COLOURS)], label=name)
+        xs = [i * one["pieces_every"] for i in range(len(line))]
+        axes.plot(xs, line, color=COLOURS[seat % len(COLOURS)], label=name)
     axes.set_xlabel("decision number")
     axes.set_ylabel("pieces on the board")
     axes.set_title(f"Pieces over time: {one['label']}")

@@ -91,8 +91,8 @@ def _fmt(estimate: dict[str, float] | None, percent: bool) -> str:
     if estimate is None:
         return "—"
     if percent:
-        value, low, high = (round(100 * estimate[k]) for k in ("value", "low", "high"))
-        return f"{value}% [{low}, {high}]"
+        rounded = [round(100 * estimate[k]) for k in ("value", "low", "high")]
+        return f"{rounded[0]}% [{rounded[1]}, {rounded[2]}]"
     value, low, high = (number(estimate[k]) for k in ("value", "low", "high"))
     return f"{value} [{low}, {high}]"
 

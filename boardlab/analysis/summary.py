@@ -165,8 +165,10 @@ def summarize_series(
         result = estimate(metric, traces)
         found[metric.key] = None if result is None else result.to_json()
     seat_count = len(seats)
+    # The last snapshot is the end of the game, off the stride: the curve leaves it out.
     pieces = [
-        curve([[row[s] for row in t.pieces] for t in traces if t.pieces]) for s in range(seat_count)
+        curve([[row[s] for row in t.pieces[:-1]] for t in traces if t.pieces])
+        for s in range(seat_count)
     ]
     return {
         "name": series.name,
@@ -182,6 +184,7 @@ def summarize_series(
         "decisions": [t.decisions for t in traces],
         "branching_curve": curve([t.choices for t in traces]),
         "pieces_curve": pieces if any(pieces) else [],
+        "pieces_every": max((t.board_every for t in traces), default=0),
         "samples": [
             {"index": t.index, "record": t.record, "evals": t.evals, "results": t.results}
             for t in traces

@@ -23,6 +23,9 @@ from boardlab.core.state import State
 
 EVAL_DIGITS = 4
 """Evaluations are rounded to this many decimals: enough for every metric, and compact."""
+BOARD_EVERY = 20
+"""Default stride of board snapshots: a render model costs milliseconds and a cheap bot's
+decision a fraction of one, so a snapshot at every decision would multiply a run's time."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,8 @@ class GameTask:
     seating: tuple[int, ...]
     seed: int
     record: bool = False
+    board_every: int = BOARD_EVERY
+    """Take a board snapshot every this many decisions (and at the end); 0: never."""
 
     @property
     def key(self) -> tuple[str, int]:
@@ -55,12 +60,14 @@ class GameTask:
 class GameTrace:
     """A finished game and its per-decision trace (lists indexed by decision number).
 
-    ``evals[d][s]`` is seat ``s``'s evaluation in [-1, 1] before decision ``d``; ``pieces[d][s]``
-    the number of seat ``s``'s pieces on the board then (empty lists when the game has no
-    render model). ``record`` is the game record's text as played (when the task asked for
-    it); the run store replaces it by the saved file's path. ``cells`` is the number of board
-    cells and ``covered`` how many of them held a seat's piece at some point (0 and 0 without a
-    render model). ``seconds`` is the time the game took; it and the record's date are all that
+    ``evals[d][s]`` is seat ``s``'s evaluation in [-1, 1] before decision ``d``. Board
+    snapshots are taken before every ``board_every``-th decision and at the end:
+    ``pieces[k][s]`` is the number of seat ``s``'s pieces on the board before decision
+    ``k * board_every`` (the last entry: at the end); empty without snapshots or render
+    model. ``record`` is the game record's text as played (when the task asked for it); the
+    run store replaces it by the saved file's path. ``cells`` is the number of board cells and
+    ``covered`` how many of them held a seat's piece in some snapshot (0 and 0 without
+    snapshots). ``seconds`` is the time the game took; it and the record's date are all that
     differ between two runs of the same task.
     """
 
@@ -81,6 +88,7 @@ class GameTrace:
     moves: list[str] = field(default_factory=list)
     cells: int = 0
     covered: int = 0
+    board_every: int = 0
     seconds: float = 0.0
 
     @property
@@ -155,12 +163,14 @@ def play_traced(task: GameTask) -> GameTrace:
         bots.append(bot)
     record = Record(game, players=list(task.players)) if task.record else None
     trace = GameTrace(task.series, task.index, list(task.players), list(task.seating), [], "", 0)
+    trace.board_every = task.board_every
     state = game.new_initial_state()
     occupied: list[set[str]] = []
     seats = range(game.num_players)
+    every = task.board_every
     while not state.is_terminal():
         seat = state.current_player
-        snapshot = board_snapshot(state)
+        snapshot = board_snapshot(state) if every and len(trace.moves) % every == 0 else None
         if snapshot is not None:
             trace.pieces.append(snapshot[0])
             occupied.append(snapshot[1])
@@ -173,8 +183,9 @@ def play_traced(task: GameTask) -> GameTrace:
         if record is not None:
             record.add(state, action)
         state.apply_action(action)
-    final = board_snapshot(state)
+    final = board_snapshot(state) if every else None
     if final is not None:
+        trace.pieces.append(final[0])
         occupied.append(final[1])
         trace.cells = len(state.render_model().cells)
         trace.covered = covered_cells(occupied)

@@ -11,6 +11,7 @@ from pathlib import Path
 from boardlab.analysis.lab import DEFAULT_RUNGS, LabConfig, parse_variant, plan_series, run_lab
 from boardlab.analysis.runner import BACKENDS
 from boardlab.analysis.store import CONFIG, read_config
+from boardlab.analysis.trace import BOARD_EVERY
 from boardlab.core.errors import OptionError
 from boardlab.core.options import parse_assignments
 
@@ -64,6 +65,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="K",
         help="keep the records of K games per variant",
     )
+    parser.add_argument(
+        "--board-every",
+        type=int,
+        default=BOARD_EVERY,
+        metavar="K",
+        help=f"board snapshot every K decisions for pieces and coverage (0: none; default "
+        f"{BOARD_EVERY})",
+    )
     parser.add_argument("--backend", choices=BACKENDS, default="local", help="where games run")
     parser.add_argument("--address", metavar="ADDR", help="Ray cluster address (--backend ray)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -90,6 +99,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         skill_rungs=tuple(args.skill_rungs),
         skill_games=args.skill_games,
         records=args.records,
+        board_every=args.board_every,
     )
     if args.variant is not None and len(args.variant) < 2:
         raise OptionError("compare at least two variants (the first is the baseline)")
