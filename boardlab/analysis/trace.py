@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 
 from boardlab.ai import make_bot
 from boardlab.analysis.metrics import covered_cells
@@ -102,8 +102,9 @@ class GameTrace:
         return (self.series, self.index)
 
     def to_json(self) -> dict[str, object]:
-        """Plain data for a JSON line of the run store."""
-        return asdict(self)
+        """Plain data for a JSON line of the run store (the lists themselves, not copies)."""
+        # dataclasses.asdict deep-copies every nested list: a tenth of a fast game's time.
+        return {item.name: getattr(self, item.name) for item in fields(self)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> GameTrace:
