@@ -130,7 +130,12 @@ def evaluation_traces(one: dict[str, Any]) -> str:
     """Every seat's evaluation through the sample games of one series, a panel per game."""
     samples = one["samples"]
     figure, panels = plt.subplots(
-        1, len(samples), figsize=(3.2 * len(samples), 2.6), sharey=True, squeeze=False
+        1,
+        len(samples),
+        figsize=(3.2 * len(samples), 2.8),
+        sharey=True,
+        squeeze=False,
+        layout="constrained",
     )
     for panel, sample in zip(panels[0], samples, strict=True):
         panel.spines[["top", "right"]].set_visible(False)

@@ -28,7 +28,8 @@ h2 { font-size: 1.2rem; margin-top: 2rem; border-bottom: 1px solid #ddd; }
 .headlines { background: #f3f6fa; border-left: 4px solid #0072B2; padding: 0.6rem 1rem; }
 .headlines li { margin: 0.3rem 0; }
 table { border-collapse: collapse; margin: 0.6rem 0; font-size: 0.9rem; }
-th, td { padding: 0.25rem 0.6rem; border-bottom: 1px solid #e4e4e4; text-align: right; }
+th, td { padding: 0.25rem 0.6rem; border-bottom: 1px solid #e4e4e4; text-align: right;
+  white-space: nowrap; }
 th:first-child, td:first-child { text-align: left; }
 td.real { font-weight: 600; color: #a33b00; }
 figure { margin: 0.8rem 0; }

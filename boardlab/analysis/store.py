@@ -12,7 +12,7 @@ Guarantees:
   system as the game ends, so Ctrl-C or SIGKILL of the run loses at most the games still being
   played (a line torn by a kill mid-write is cut off when the store is reopened); lines are
   also fsynced at least every ``SYNC_SECONDS`` and on close, so a crash of the machine itself
-  loses at most the last second (an fsync per game would cost more than a short game);
+  loses at most the last few seconds (an fsync per game would cost more than a short game);
 * :meth:`RunStore.open` refuses to mix runs: an existing run is only continued with
   ``resume=True`` and the same configuration (``games`` may grow: a resumed run continues to
   the new count); a mismatch is an :class:`~boardlab.core.errors.OptionError` naming the keys;
@@ -35,7 +35,7 @@ from boardlab.core.files import write_atomic
 CONFIG = "config.json"
 GAMES = "games.jsonl"
 RECORDS = "records"
-SYNC_SECONDS = 1.0
+SYNC_SECONDS = 5.0
 GROWABLE = frozenset({"games"})
 """Config keys a resumed run may change: more games extend the same series."""
 
