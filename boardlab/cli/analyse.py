@@ -80,8 +80,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def cmd_analyse(args: argparse.Namespace) -> int:
     """Play the run (or what is missing of it), then write and announce the report."""
-    from boardlab.analysis.report import write_report
-    from boardlab.analysis.summary import summarize_run
+    try:
+        from boardlab.analysis.report import write_report
+        from boardlab.analysis.summary import summarize_run
+    except ImportError as error:
+        raise OptionError(
+            f"boardlab analyse needs the lab extra ({error.name} is missing): "
+            "pip install 'boardlab[lab]'"
+        ) from None
 
     seed = args.seed
     if seed is None and args.resume and args.out and (Path(args.out) / CONFIG).exists():
