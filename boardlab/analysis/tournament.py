@@ -147,7 +147,7 @@ def swiss_tables(
     for row in rows:
         seating = row["seating"]
         ranks = finish_ranks(row)
-        met.add(frozenset(seating))
+        met.update(frozenset(pair) for pair in itertools.combinations(seating, 2))
         for a, b in itertools.permutations(range(len(seating)), 2):
             points[seating[a]] += pair_score(ranks, a, b) / (len(seating) - 1)
     order = sorted(range(len(config.players)), key=lambda p: (-points[p], p))

@@ -72,6 +72,10 @@ def test_swiss_seats_leaders_together_and_avoids_rematches() -> None:
     second = swiss_tables(config, 2, rows)
     assert [t.entrants for t in second] == [(1, 3), (0, 2)]
     assert [t.name for t in second] == ["r2-t01", "r2-t02"]
+    three = TournamentConfig("wide-nim", (*SPECS, "greedy:noise=0.5", "mcts:iters=5"), 3, "swiss")
+    rows = [{"seating": [0, 1, 2], "results": ["win", "loss", "loss"]}]
+    rows.append({"seating": [3, 4, 5], "results": ["win", "loss", "loss"]})
+    assert [t.entrants for t in swiss_tables(three, 2, rows)] == [(0, 3, 4), (1, 2, 5)]
 
 
 @pytest.mark.parametrize(("seats", "fmt"), [(2, "round-robin"), (3, "swiss"), (5, "gauntlet")])
