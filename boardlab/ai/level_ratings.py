@@ -68,6 +68,7 @@ def merge(path: Path, game_id: str, seats: int, standings: dict[str, Any]) -> No
         "games_per_pairing": config["games"],
         "seed": config["seed"],
         "games": standings["games"],
+        "planned": standings["planned"],
         "ratings": ratings,
     }
     path.write_text(json.dumps(table, indent=2, sort_keys=True) + "\n", encoding="utf-8")
@@ -79,7 +80,9 @@ def markdown(data: dict[str, Any] | None = None) -> str:
     data = _shipped() if data is None else data
     columns = ["random", "greedy", *(f"{LEVEL}{level}" for level in LEVELS)]
     lines = [
-        "| game | seats | games | " + " | ".join(c.removeprefix(LEVEL) for c in columns) + " |",
+        "| game | seats | games played of planned | "
+        + " | ".join(c.removeprefix(LEVEL) for c in columns)
+        + " |",
         "|---|---:|---:|" + "---:|" * len(columns),
     ]
     for game_id in sorted(data):
@@ -95,7 +98,8 @@ def markdown(data: dict[str, Any] | None = None) -> str:
                     cells.append(f"{rating['rating']:.0f}")
                 else:
                     cells.append(f"{rating['rating']:.0f} ({low:.0f} to {high:.0f})")
-            lines.append(f"| {game_id} | {seats} | {entry['games']} | " + " | ".join(cells) + " |")
+            played = f"{entry['games']} of {entry['planned']}"
+            lines.append(f"| {game_id} | {seats} | {played} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 

@@ -227,11 +227,13 @@ def run_tournament(
     backend: str = "local",
     address: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    play: bool = True,
 ) -> list[dict[str, Any]]:
     """Play the games the store at ``out`` lacks; every game row, sorted by table and index.
 
     ``progress(done, total)`` is called before play and after every stored game. On Ctrl-C the
-    stored games stay stored and KeyboardInterrupt propagates.
+    stored games stay stored and KeyboardInterrupt propagates. With ``play`` False nothing is
+    played: the rows are those stored so far (the partial table of a stopped run).
     """
     check_tournament(config)
     total = total_games(config)
@@ -248,6 +250,8 @@ def run_tournament(
             done.update((key, row) for key, row in stored.items() if key in wanted)
             if progress is not None:
                 progress(len(done), total)
+            if not play:
+                continue
             todo = table_tasks(config, tables, set(done))
             left = len(wanted) - len(wanted & set(done))
             for row in run_tasks(play_game, todo, jobs, left, backend, address):

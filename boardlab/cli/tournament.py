@@ -16,6 +16,7 @@ from boardlab.analysis.tournament import (
     finishes,
     game_options,
     run_tournament,
+    total_games,
 )
 from boardlab.core.errors import OptionError
 from boardlab.core.options import parse_assignments
@@ -54,6 +55,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--out", metavar="DIR", help="run directory (default: tournament-GAME-Kp-sSEED)"
     )
     parser.add_argument("--resume", action="store_true", help="continue the run in --out")
+    parser.add_argument(
+        "--stored",
+        action="store_true",
+        help="play nothing: rate the games stored in --out so far (implies --resume)",
+    )
     parser.add_argument(
         "--anchor", default="random", metavar="SPEC", help="the player rated 0 (default: random)"
     )
@@ -100,6 +106,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         raise OptionError("give at least two --player specs to rank")
     options = parse_assignments(args.option or [])
     seats = args.seats or make(args.game, **options).num_players
+    # --seats K and --option players=K are one setting: keep one spelling so a resume matches.
+    if options.pop("players", str(seats)) != str(seats):
+        raise OptionError(f"--option players contradicts --seats {seats}")
     config = TournamentConfig(
         game=args.game,
         players=tuple(args.player),
@@ -123,7 +132,14 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     progress = None if args.quiet else ProgressBar()
     try:
         rows = run_tournament(
-            config, out, args.jobs, args.resume, args.backend, args.address, progress
+            config,
+            out,
+            args.jobs,
+            args.resume or args.stored,
+            args.backend,
+            args.address,
+            progress,
+            play=not args.stored,
         )
     finally:
         if progress is not None:
@@ -133,6 +149,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         "game": args.game,
         "config": config.to_json(),
         "games": len(rows),
+        "planned": total_games(config),
         **report.as_json(result),
     }
     (out / STANDINGS).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")

@@ -15,6 +15,7 @@ from boardlab.ai.levels import LEVELS
 STANDINGS: dict[str, Any] = {
     "config": {"games": 4, "seed": 0},
     "games": 60,
+    "planned": 60,
     "ratings": [
         {"player": "level:expert", "rating": 812.5, "ci95": [500.0, 1125.0]},
         {"player": "greedy", "rating": 120.0, "ci95": [10.0, 230.0]},

@@ -143,7 +143,11 @@ def test_the_command_prints_tables_saves_a_plot_and_json(
     assert "[" in captured.err  # the progress bar
     stored = json.loads(ratings.read_text())["wide-nim"]["3"]
     assert stored["ratings"]["random"] == {"rating": 0.0, "ci95": [0.0, 0.0]}
-    assert stored["games"] == 12 and stored["games_per_pairing"] == 3
+    assert stored["games"] == stored["planned"] == 12 and stored["games_per_pairing"] == 3
+    assert main([*argv, "--seats", "3", "--games-per-pairing", "6", "--stored", "--json"]) == 0
+    partial = json.loads(capsys.readouterr().out)
+    assert (partial["games"], partial["planned"]) == (12, 24)
+    assert partial["ratings"] == data["ratings"]
 
 
 @pytest.mark.parametrize(
