@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from boardlab.analysis import plots
-from boardlab.analysis.summary import METRICS, game_row, number
+from boardlab.analysis.headlines import number
+from boardlab.analysis.summary import METRICS, game_row
 from boardlab.analysis.trace import GameTrace
 from boardlab.core.files import write_atomic
 
