@@ -41,7 +41,7 @@ from boardlab.core.registry import game_class, make
 BASE = "base"
 DEFAULT_PLAYER = "level:easy"
 DEFAULT_RUNGS = ("random", "level:easy", "level:medium")
-NAME = re.compile(r"[A-Za-z0-9_.=-]{1,40}")
+NAME = re.compile(r"[A-Za-z0-9_.-]{1,40}")
 CONFIG_VERSION = 1
 
 
