@@ -47,8 +47,9 @@ class GameTask:
     seating: tuple[int, ...]
     seed: int
     record: bool = False
-    board_every: int = BOARD_EVERY
-    """Take a board snapshot every this many decisions (and at the end); 0: never."""
+    board_every: int = 0
+    """Take a board snapshot every this many decisions (and at the end); 0: never, the default,
+    since snapshots cost time that only board metrics repay (the lab uses ``BOARD_EVERY``)."""
 
     @property
     def key(self) -> tuple[str, int]:
