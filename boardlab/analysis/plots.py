@@ -23,6 +23,7 @@ from matplotlib.figure import Figure  # noqa: E402
 
 COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442")
 """Okabe-Ito: a palette that colour-blind readers can tell apart."""
+LINES = ("-", "--", ":", "-.")
 
 
 def _svg(figure: Figure) -> str:
@@ -118,7 +119,14 @@ def piece_curves(one: dict[str, Any]) -> str:
     figure, axes = _figure()
     for seat, (name, line) in enumerate(zip(one["seat_names"], one["pieces_curve"], strict=True)):
         xs = [i * one["pieces_every"] for i in range(len(line))]
-        axes.plot(xs, line, color=COLOURS[seat % len(COLOURS)], label=name)
+        # Dashes keep equal curves apart (Murus Gallicus sacrifices take a stone from each side).
+        axes.plot(
+            xs,
+            line,
+            color=COLOURS[seat % len(COLOURS)],
+            linestyle=LINES[seat % len(LINES)],
+            label=name,
+        )
     axes.set_xlabel("decision number")
     axes.set_ylabel("pieces on the board")
     axes.set_title(f"Pieces over time: {one['label']}")
