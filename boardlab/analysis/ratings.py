@@ -6,10 +6,11 @@ maximum, so each pairing that was played also gets ``prior_draws`` virtual drawn
 BayesElo); intervals come from the curvature of that penalised likelihood.
 
 Three to five seats: the Plackett-Luce model of OpenSkill (Weng-Lin), updated game by game with
-no skill drift (``tau=0``) from each game's ranking (winner, then drawn seats, then losers). Its
-``mu`` is put on the same Elo-like scale: in Plackett-Luce, player ``i`` finishes ahead of ``j``
-with odds ``exp((mu_i - mu_j) / c)``, so a difference of 400 points means 10:1 odds of
-finishing ahead, as in the two-seat fit.
+no skill drift (``tau=0``) from each game's ranking (winner, then drawn seats, then losers) and
+averaged over fixed shuffles of the games. Its ``mu`` is put on the same Elo-like scale: in
+Plackett-Luce, player ``i`` finishes ahead of ``j`` with odds ``exp((mu_i - mu_j) / c)`` (``c``
+taken at the final sigmas), so a difference of 400 points means 10:1 odds of finishing ahead,
+as in the two-seat fit.
 
 Both are anchored: the anchor player (``random`` by default) is 0 by definition, and every other
 interval is that of the difference to the anchor.
@@ -29,13 +30,11 @@ from scipy.optimize import minimize
 from scipy.sparse.csgraph import connected_components
 
 from boardlab.analysis.finishes import Finish, pair_score
+from boardlab.analysis.match import Z95
 from boardlab.core.errors import OptionError
 
 ELO = 400 / math.log(10)
 """Elo points per unit of natural log-odds."""
-
-Z95 = 1.959963984540054
-"""The two-sided 95% quantile of the normal distribution."""
 
 ORDERS = 8
 """How many shuffles of the games OpenSkill's game-by-game ratings are averaged over."""
@@ -70,6 +69,7 @@ def _players(finishes: Sequence[Finish], anchor: str) -> list[str]:
 
 
 def _games_played(finishes: Sequence[Finish], players: Sequence[str]) -> dict[str, int]:
+    """Games per player."""
     counts = dict.fromkeys(players, 0)
     for finish in finishes:
         for player in finish.players:
