@@ -11,7 +11,7 @@ from typing import NoReturn
 
 from boardlab import __version__
 from boardlab.ai.levels import LEVELS
-from boardlab.cli import commands, pictures
+from boardlab.cli import analyse, commands, pictures, tournament
 from boardlab.cli.play import TerminalGame
 from boardlab.cli.signals import Stopped, install_stop_handlers, restore_handlers
 from boardlab.core.errors import BoardlabError, OptionError, one_line
@@ -173,6 +173,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="weakest to strongest: level names or bot specs (default: random and the levels)",
     )
     rungs.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+    ranked = command("tournament", tournament.SUMMARY, tournament.cmd_tournament)
+    tournament.add_arguments(ranked)
+
+    lab = command("analyse", "playtest a game or compare variants (report)", analyse.cmd_analyse)
+    analyse.add_arguments(lab)
 
     replay = command("replay", "validate a game record and show it", commands.cmd_replay)
     replay.add_argument("file", metavar="FILE", help="a game record")

@@ -1,0 +1,129 @@
+"""Honest statistics for the lab: 95% intervals of rates and means, and tests of differences.
+
+Rates get Wilson score intervals, means Student t intervals. A difference of two rates gets
+Newcombe's hybrid score interval and Fisher's exact test; a difference of two means Welch's t
+test and interval. The many differences of one comparison are corrected together with the
+Benjamini-Hochberg procedure (:func:`adjust`), so "real" means "survives a 5% false discovery
+rate", not "one of many tests that came out below 0.05 by luck".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from statistics import fmean
+
+import numpy as np
+from scipy import stats
+
+LEVEL = 0.95
+ALPHA = 0.05
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A rate or mean with its 95% interval over ``n`` games."""
+
+    value: float
+    low: float
+    high: float
+    n: int
+
+    def to_json(self) -> dict[str, float | int]:
+        """Plain data, rounded for reading."""
+        return {key: round(v, 6) if isinstance(v, float) else v for key, v in asdict(self).items()}
+
+    @property
+    def half_width(self) -> float:
+        """Half the interval's width: the ``±`` of a report."""
+        return (self.high - self.low) / 2
+
+
+@dataclass(frozen=True)
+class Difference:
+    """``b - a`` with its 95% interval and the two-sided p-value of "no difference"."""
+
+    diff: float
+    low: float
+    high: float
+    p: float
+
+    def to_json(self) -> dict[str, float]:
+        """Plain data, rounded for reading."""
+        return {key: round(v, 6) for key, v in asdict(self).items()}
+
+
+def proportion(k: int, n: int) -> Estimate:
+    """``k`` of ``n`` with its Wilson score interval (0 to 1 when ``n`` is 0)."""
+    if n == 0:
+        return Estimate(math.nan, 0.0, 1.0, 0)
+    interval = stats.binomtest(k, n).proportion_ci(confidence_level=LEVEL, method="wilson")
+    return Estimate(k / n, float(interval.low), float(interval.high), n)
+
+
+def mean(values: Sequence[float]) -> Estimate:
+    """The mean with its t interval (a point for equal values; NaN for none)."""
+    n = len(values)
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    centre = fmean(values)
+    if min(values) == max(values):
+        return Estimate(centre, centre, centre, n)
+    error = float(stats.sem(values))
+    half = float(stats.t.ppf((1 + LEVEL) / 2, n - 1)) * error
+    return Estimate(centre, centre - half, centre + half, n)
+
+
+def compare_proportions(k_a: int, n_a: int, k_b: int, n_b: int) -> Difference:
+    """``k_b/n_b - k_a/n_a``: Newcombe's hybrid score interval and Fisher's exact p."""
+    a, b = proportion(k_a, n_a), proportion(k_b, n_b)
+    if n_a == 0 or n_b == 0:
+        return Difference(math.nan, math.nan, math.nan, 1.0)
+    diff = b.value - a.value
+    low = diff - math.sqrt((b.value - b.low) ** 2 + (a.high - a.value) ** 2)
+    high = diff + math.sqrt((b.high - b.value) ** 2 + (a.value - a.low) ** 2)
+    table = np.array([[k_a, n_a - k_a], [k_b, n_b - k_b]])
+    p = float(stats.fisher_exact(table).pvalue)
+    return Difference(diff, low, high, min(1.0, p))
+
+
+def compare_means(a: Sequence[float], b: Sequence[float]) -> Difference:
+    """``mean(b) - mean(a)``: Welch's t test and interval (p = 1 when both are constant)."""
+    if len(a) < 2 or len(b) < 2:
+        return Difference(math.nan, math.nan, math.nan, 1.0)
+    diff = fmean(b) - fmean(a)
+    if min(a) == max(a) and min(b) == max(b):
+        return Difference(diff, diff, diff, 1.0 if diff == 0 else 0.0)
+    result = stats.ttest_ind(b, a, equal_var=False)
+    interval = result.confidence_interval(confidence_level=LEVEL)
+    return Difference(diff, float(interval.low), float(interval.high), float(result.pvalue))
+
+
+def adjust(p_values: Sequence[float]) -> list[float]:
+    """Benjamini-Hochberg adjusted p-values of a family of tests (NaN counts as 1)."""
+    if not p_values:
+        return []
+    clean = [1.0 if math.isnan(p) else p for p in p_values]
+    return [float(p) for p in stats.false_discovery_control(clean, method="bh")]
+
+
+def seat_balance(wins: Sequence[int]) -> float:
+    """p-value of "every seat wins equally often", from the decided games' wins per seat.
+
+    Two seats: an exact binomial test; more: a chi-square goodness-of-fit test. 1.0 when no
+    game was decided.
+    """
+    total = sum(wins)
+    if total == 0:
+        return 1.0
+    if len(wins) == 2:
+        return float(stats.binomtest(wins[0], total).pvalue)
+    return float(stats.chisquare(wins).pvalue)
+
+
+def beats(wins: int, decided: int) -> float:
+    """One-sided p-value of "no better than even": ``P(X >= wins)``, ``X ~ B(decided, 1/2)``."""
+    if decided == 0:
+        return 1.0
+    return float(stats.binomtest(wins, decided, alternative="greater").pvalue)

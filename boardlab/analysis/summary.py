@@ -1,0 +1,289 @@
+"""From traces to a designer's summary: every metric of every series with its interval,
+variants side by side with tested differences, the skill trace, and plain sentences.
+
+The summary is JSON data (``summary.json`` of a report); it depends only on the traces, so the
+same run seed gives the same summary however the run was split, resumed or distributed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from boardlab.analysis import metrics
+from boardlab.analysis.headlines import headlines
+from boardlab.analysis.lab import LabConfig, Series
+from boardlab.analysis.stats import (
+    ALPHA,
+    Estimate,
+    adjust,
+    beats,
+    compare_means,
+    compare_proportions,
+    mean,
+    proportion,
+    seat_balance,
+)
+from boardlab.analysis.trace import GameTrace
+from boardlab.core.registry import make
+
+CURVE_SHARE = 0.1
+"""Curves by decision stop where fewer than this share of the games are still going."""
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A per-game quantity compared across variants: a rate (0/1 per game) or a mean."""
+
+    key: str
+    label: str
+    kind: str
+    value: Callable[[GameTrace], float | None]
+    percent: bool = False
+
+
+def _first_seat_win(trace: GameTrace) -> float:
+    return float(trace.results[0] == "win")
+
+
+def _draw(trace: GameTrace) -> float:
+    return float("win" not in trace.results)
+
+
+def _completed(trace: GameTrace) -> float:
+    return float(metrics.completed(trace.termination))
+
+
+def _drama(trace: GameTrace) -> float | None:
+    return metrics.drama(trace.evals, metrics.winner(trace.results))
+
+
+def _decisiveness(trace: GameTrace) -> float | None:
+    return metrics.decisiveness(trace.evals, metrics.winner(trace.results))
+
+
+def _margin(trace: GameTrace) -> float | None:
+    found = metrics.margin(trace.scores)
+    return None if found is None else abs(found)
+
+
+METRICS = (
+    Metric("first_seat_wins", "first seat wins", "rate", _first_seat_win, True),
+    Metric("draws", "draws", "rate", _draw, True),
+    Metric("completion", "ends by the rules (not a cap)", "rate", _completed, True),
+    Metric("decisions", "decisions per game", "mean", lambda t: t.decisions),
+    Metric("turns", "turns per game", "mean", lambda t: t.turns),
+    Metric("branching", "branching (decisions)", "mean", lambda t: metrics.branching(t.choices)),
+    Metric(
+        "turn_branching",
+        "branching (whole turns, geometric)",
+        "mean",
+        lambda t: metrics.turn_branching(t.choices, t.turn_start),
+    ),
+    Metric("forced", "forced decisions", "mean", lambda t: metrics.forced_share(t.choices), True),
+    Metric("lead_changes", "lead changes", "mean", lambda t: metrics.lead_changes(t.evals)),
+    Metric("drama", "drama (winner's deepest deficit)", "mean", _drama),
+    Metric("decisiveness", "decided after (share of game)", "mean", _decisiveness, True),
+    Metric("stability", "evaluation variance", "mean", lambda t: metrics.stability(t.evals)),
+    Metric(
+        "coverage", "board coverage", "mean", lambda t: metrics.coverage(t.cells, t.covered), True
+    ),
+    Metric("margin", "score margin (absolute)", "mean", _margin),
+)
+"""Every compared metric, in report order; each is defined in :mod:`metrics`."""
+
+
+def values(metric: Metric, traces: Sequence[GameTrace]) -> list[float]:
+    """The metric's value in every game where it applies."""
+    found = (metric.value(trace) for trace in traces)
+    return [float(v) for v in found if v is not None]
+
+
+def estimate(metric: Metric, traces: Sequence[GameTrace]) -> Estimate | None:
+    """The metric over the games: a Wilson interval for rates, a t interval for means."""
+    found = values(metric, traces)
+    if not found:
+        return None
+    if metric.kind == "rate":
+        return proportion(int(sum(found)), len(found))
+    return mean(found)
+
+
+def curve(series: Sequence[Sequence[float]]) -> list[float]:
+    """Mean by decision number over the games still going, while enough of them are."""
+    longest = max((len(s) for s in series), default=0)
+    least = max(1, math.ceil(CURVE_SHARE * len(series)))
+    out = []
+    for d in range(longest):
+        alive = [s[d] for s in series if len(s) > d]
+        if len(alive) < least:
+            break
+        out.append(round(sum(alive) / len(alive), 4))
+    return out
+
+
+def outcome(traces: Sequence[GameTrace], seats: Sequence[str]) -> dict[str, Any]:
+    """Wins per seat position and per player, draws, ranks, terminations, seat balance."""
+    n = len(traces)
+    table = [Counter(t.results[s] for t in traces) for s in range(len(seats))]
+    wins = [row["win"] for row in table]
+    per_seat = [
+        {
+            "seat": name,
+            "wins": row["win"],
+            "draws": row["draw"],
+            "losses": row["loss"],
+            "win_rate": proportion(row["win"], n).to_json(),
+        }
+        for name, row in zip(seats, table, strict=True)
+    ]
+    players: Counter[str] = Counter()
+    games: Counter[str] = Counter()
+    for trace in traces:
+        for seat, spec in enumerate(trace.players):
+            games[spec] += 1
+            players[spec] += trace.results[seat] == "win"
+    return {
+        "games": n,
+        "seats": per_seat,
+        "players": {
+            spec: proportion(players[spec], games[spec]).to_json() for spec in sorted(games)
+        },
+        "seat_balance_p": round(seat_balance(wins), 6),
+        "terminations": dict(sorted(Counter(t.termination for t in traces).items())),
+    }
+
+
+def summarize_series(
+    series: Series, traces: Sequence[GameTrace], seats: Sequence[str]
+) -> dict[str, Any]:
+    """Every metric of one series, with intervals, curves and sample games."""
+    found = {}
+    for metric in METRICS:
+        result = estimate(metric, traces)
+        found[metric.key] = None if result is None else result.to_json()
+    seat_count = len(seats)
+    # The last snapshot is the end of the game, off the stride: the curve leaves it out.
+    pieces = [
+        curve([[row[s] for row in t.pieces[:-1]] for t in traces if t.pieces])
+        for s in range(seat_count)
+    ]
+    return {
+        "name": series.name,
+        "label": series.label,
+        "options": series.options,
+        "players": list(series.players),
+        "seat_names": list(seats),
+        "outcome": outcome(traces, seats),
+        "metrics": found,
+        "caps": proportion(
+            sum(not metrics.completed(t.termination) for t in traces), len(traces)
+        ).to_json(),
+        "decisions": [t.decisions for t in traces],
+        "branching_curve": curve([t.choices for t in traces]),
+        "pieces_curve": pieces if any(pieces) else [],
+        "pieces_every": max((t.board_every for t in traces), default=0),
+        "samples": [
+            {"index": t.index, "record": t.record, "evals": t.evals, "results": t.results}
+            for t in traces
+            if t.record is not None
+        ][:3],
+    }
+
+
+def compare(base: Sequence[GameTrace], other: Sequence[GameTrace]) -> list[dict[str, Any]]:
+    """Every metric of ``other`` minus ``base``, with interval, p and BH-adjusted verdict."""
+    rows: list[dict[str, Any]] = []
+    for metric in METRICS:
+        a, b = values(metric, base), values(metric, other)
+        if not a or not b:
+            continue
+        if metric.kind == "rate":
+            diff = compare_proportions(int(sum(a)), len(a), int(sum(b)), len(b))
+        else:
+            diff = compare_means(a, b)
+        rows.append({"metric": metric.key, "label": metric.label, **diff.to_json()})
+    for row, adjusted in zip(rows, adjust([row["p"] for row in rows]), strict=True):
+        row["p_adjusted"] = round(adjusted, 6)
+        row["real"] = adjusted < ALPHA
+    return rows
+
+
+def skill_rung(series: Series, traces: Sequence[GameTrace]) -> dict[str, Any]:
+    """The strong bot's record against the weak one: share of decided games won, with p."""
+    strong = series.players[0]
+    tally: Counter[str] = Counter()
+    for trace in traces:
+        seat = trace.players.index(strong) if strong in trace.players else 0
+        tally[trace.results[seat]] += 1
+    decided = tally["win"] + tally["loss"]
+    p = beats(tally["win"], decided)
+    return {
+        "label": series.label,
+        "strong": strong,
+        "weak": series.players[-1],
+        "games": len(traces),
+        "wins": tally["win"],
+        "draws": tally["draw"],
+        "losses": tally["loss"],
+        "share": proportion(tally["win"], decided).to_json(),
+        "p": round(p, 6),
+        "real": p < ALPHA,
+    }
+
+
+def summarize_run(
+    config: LabConfig, series: Sequence[Series], traces: Sequence[GameTrace]
+) -> dict[str, Any]:
+    """The whole run: every series, comparisons with the first variant, skill, headlines."""
+    by_series: dict[str, list[GameTrace]] = {s.name: [] for s in series}
+    for trace in traces:
+        if trace.series in by_series:
+            by_series[trace.series].append(trace)
+    variants = [s for s in series if s.kind == "variant"]
+    rungs = [s for s in series if s.kind == "skill"]
+    summaries = [
+        summarize_series(s, by_series[s.name], seat_names(config.game, s)) for s in variants
+    ]
+    base = variants[0].name
+    comparisons = [
+        {"base": base, "variant": s.name, "rows": compare(by_series[base], by_series[s.name])}
+        for s in variants[1:]
+    ]
+    skill = [skill_rung(s, by_series[s.name]) for s in rungs]
+    summary = {
+        "game": config.game,
+        "seed": config.seed,
+        "games": config.games,
+        "config": config.to_json(),
+        "series": summaries,
+        "comparisons": comparisons,
+        "skill": skill,
+    }
+    summary["headlines"] = headlines(summary, {m.key: m.percent for m in METRICS})
+    return summary
+
+
+def seat_names(game_id: str, series: Series) -> tuple[str, ...]:
+    """The seat names of a series' game."""
+    return make(game_id, **series.options).player_names
+
+
+def game_row(trace: GameTrace) -> dict[str, Any]:
+    """One game as a flat CSV row: who sat where, how it ended, and every per-game metric."""
+    row: dict[str, Any] = {
+        "series": trace.series,
+        "game": trace.index + 1,
+        "players": " | ".join(trace.players),
+        "results": " | ".join(trace.results),
+        "termination": trace.termination,
+        "scores": "" if trace.scores is None else " | ".join(map(str, trace.scores)),
+        "record": trace.record or "",
+    }
+    for metric in METRICS:
+        value = metric.value(trace)
+        row[metric.key] = "" if value is None else round(float(value), 6)
+    return row

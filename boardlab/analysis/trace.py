@@ -1,0 +1,203 @@
+"""One self-play game traced decision by decision: what the lab measures comes from here.
+
+A :class:`GameTask` holds everything that determines a game (game, options, bot per seat, seed),
+so the same task gives the same :class:`GameTrace` in any process, on any machine. The trace
+keeps, for every decision: the seat to move, how many decisions it had, every seat's evaluation
+(``State.heuristic``), the pieces each seat has on the board, and the decision played.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+
+from boardlab.ai import make_bot
+from boardlab.analysis.metrics import covered_cells
+from boardlab.core.errors import OptionError
+from boardlab.core.options import SEED
+from boardlab.core.records import Record
+from boardlab.core.registry import game_class, make
+from boardlab.core.state import State
+
+EVAL_DIGITS = 4
+"""Evaluations are rounded to this many decimals: enough for every metric, and compact."""
+BOARD_EVERY = 20
+"""Default stride of board snapshots: a render model costs milliseconds and a cheap bot's
+decision a fraction of one, so a snapshot at every decision would multiply a run's time."""
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """Everything that determines one game; picklable, so any worker can play it.
+
+    ``players`` is the bot spec in each seat, in seat order; ``seating`` the index of each
+    seat's player in the series' player list (for per-player statistics). ``seed`` seeds the
+    bots; ``options`` already holds the chance seed of games that have chance, so a task plays
+    the same game wherever and whenever it runs. With ``record`` the trace carries the game
+    record's text, for the driver to save (workers on other machines share no disk with it).
+    """
+
+    series: str
+    index: int
+    game_id: str
+    options: tuple[tuple[str, object], ...]
+    players: tuple[str, ...]
+    seating: tuple[int, ...]
+    seed: int
+    record: bool = False
+    board_every: int = 0
+    """Take a board snapshot every this many decisions (and at the end); 0: never, the default,
+    since snapshots cost time that only board metrics repay (the lab uses ``BOARD_EVERY``)."""
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """The task's identity within a run: its series and index."""
+        return (self.series, self.index)
+
+
+@dataclass
+class GameTrace:
+    """A finished game and its per-decision trace (lists indexed by decision number).
+
+    ``evals[d][s]`` is seat ``s``'s evaluation in [-1, 1] before decision ``d``. Board
+    snapshots are taken before every ``board_every``-th decision and at the end:
+    ``pieces[k][s]`` is the number of seat ``s``'s pieces on the board before decision
+    ``k * board_every`` (the last entry: at the end); empty without snapshots or render
+    model. ``record`` is the game record's text as played (when the task asked for it); the
+    run store replaces it by the saved file's path. ``cells`` is the number of board cells and
+    ``covered`` how many of them held a seat's piece in some snapshot (0 and 0 without
+    snapshots). ``seconds`` is the time the game took; it and the record's date are all that
+    differ between two runs of the same task.
+    """
+
+    series: str
+    index: int
+    players: list[str]
+    seating: list[int]
+    results: list[str]
+    termination: str
+    turns: int
+    scores: list[int] | None = None
+    record: str | None = None
+    seats: list[int] = field(default_factory=list)
+    choices: list[int] = field(default_factory=list)
+    turn_start: list[bool] = field(default_factory=list)
+    evals: list[list[float]] = field(default_factory=list)
+    pieces: list[list[int]] = field(default_factory=list)
+    moves: list[str] = field(default_factory=list)
+    cells: int = 0
+    covered: int = 0
+    board_every: int = 0
+    seconds: float = 0.0
+
+    @property
+    def decisions(self) -> int:
+        """Number of decisions played."""
+        return len(self.moves)
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """Series and index, as in the task."""
+        return (self.series, self.index)
+
+    def to_json(self) -> dict[str, object]:
+        """Plain data for a JSON line of the run store (the lists themselves, not copies)."""
+        # dataclasses.asdict deep-copies every nested list: a tenth of a fast game's time.
+        return {item.name: getattr(self, item.name) for item in fields(self)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> GameTrace:
+        """The trace of a JSON object made by :meth:`to_json`."""
+        return cls(**data)  # type: ignore[arg-type]
+
+
+def board_snapshot(state: State) -> tuple[list[int], set[str]] | None:
+    """Pieces on the board per seat and the cells holding a seat's piece; None without a model.
+
+    Neutral items (owner None, such as mountains) count for neither.
+    """
+    try:
+        model = state.render_model()
+    except NotImplementedError:
+        return None
+    pieces = [0] * state.game.num_players
+    occupied: set[str] = set()
+    for cell in model.cells:
+        for piece in cell.stack:
+            if piece.owner is not None and 0 <= piece.owner < len(pieces):
+                pieces[piece.owner] += piece.count
+                occupied.add(cell.id)
+    return pieces, occupied
+
+
+def bot_seed(run_seed: int, index: int) -> random.Random:
+    """The generator of game ``index``'s bot seeds: the run seed and the index, nothing else."""
+    return random.Random(f"boardlab-lab:{run_seed}:{index}")
+
+
+def chance_seed(run_seed: int, rotation: int) -> int:
+    """The chance seed of one seat rotation: every seating of a rotation meets the same luck."""
+    return random.Random(f"boardlab-lab:{run_seed}:luck:{rotation}").randrange(2**31)
+
+
+def has_chance_seed(game_id: str) -> bool:
+    """True when the game takes a ``seed`` option (its chance)."""
+    return any(option.key == SEED for option in game_class(game_id).OPTIONS)
+
+
+def play_traced(task: GameTask) -> GameTrace:
+    """Play ``task`` to the end, tracing every decision.
+
+    Deterministic: the same task gives the same trace (apart from ``seconds``) for bots with
+    iteration or depth budgets; time-budgeted bots are not reproducible by nature. Records
+    carry the date they were played, so their text differs from run to run.
+    """
+    start = time.perf_counter()
+    game = make(task.game_id, **dict(task.options))
+    rng = random.Random(task.seed)
+    bots = []
+    for spec in task.players:
+        bot = make_bot(spec, game, rng.randrange(2**31))
+        if bot is None:
+            raise OptionError("self-play needs bots, not humans")
+        bots.append(bot)
+    record = Record(game, players=list(task.players)) if task.record else None
+    trace = GameTrace(task.series, task.index, list(task.players), list(task.seating), [], "", 0)
+    trace.board_every = task.board_every
+    state = game.new_initial_state()
+    occupied: list[set[str]] = []
+    seats = range(game.num_players)
+    every = task.board_every
+    while not state.is_terminal():
+        seat = state.current_player
+        snapshot = board_snapshot(state) if every and len(trace.moves) % every == 0 else None
+        if snapshot is not None:
+            trace.pieces.append(snapshot[0])
+            occupied.append(snapshot[1])
+        trace.seats.append(seat)
+        trace.choices.append(len(state.legal_actions()))
+        trace.turn_start.append(state.turn_start)
+        trace.evals.append([round(state.heuristic(s), EVAL_DIGITS) for s in seats])
+        action = bots[seat].choose(state.view_state(seat))
+        trace.moves.append(state.action_to_str(action))
+        if record is not None:
+            record.add(state, action)
+        state.apply_action(action)
+    final = board_snapshot(state) if every else None
+    if final is not None:
+        trace.pieces.append(final[0])
+        occupied.append(final[1])
+        trace.cells = len(state.render_model().cells)
+        trace.covered = covered_cells(occupied)
+    outcome = state.outcome
+    assert outcome is not None
+    trace.results = [result.value for result in outcome.results]
+    trace.termination = outcome.termination.value
+    trace.scores = None if outcome.scores is None else list(outcome.scores)
+    trace.turns = state.ply
+    if record is not None:
+        trace.record = record.to_text(state)
+    trace.seconds = round(time.perf_counter() - start, 4)
+    return trace

@@ -1,0 +1,43 @@
+"""A traced game: one entry per decision, board snapshots on the stride, a replayable record."""
+
+from __future__ import annotations
+
+from boardlab.analysis.trace import GameTask, GameTrace, play_traced
+from boardlab.core.records import parse_record
+
+
+def _task(board_every: int, record: bool = False) -> GameTask:
+    return GameTask(
+        "base", 0, "murus-gallicus", (), ("random", "random"), (0, 1), 3, record, board_every
+    )
+
+
+def test_a_trace_has_one_entry_per_decision_and_snapshots_on_the_stride() -> None:
+    trace = play_traced(_task(board_every=4))
+    d = trace.decisions
+    assert d > 0 and len(trace.seats) == len(trace.choices) == len(trace.evals) == d
+    assert trace.seats[:2] == [0, 1] and all(trace.turn_start)
+    assert all(len(row) == 2 and all(-1 <= v <= 1 for v in row) for row in trace.evals)
+    assert len(trace.pieces) == (d + 3) // 4 + 1  # decisions 0, 4, 8, ... and the end
+    assert trace.pieces[0] == [16, 16]  # eight towers of two stones a side
+    assert trace.cells == 56 and 16 <= trace.covered <= 56
+    assert sorted(trace.results) == ["loss", "win"] and trace.turns == d
+
+
+def test_the_same_task_gives_the_same_trace_and_its_record_replays() -> None:
+    first, second = play_traced(_task(1, record=True)), play_traced(_task(1, record=True))
+    assert {**first.to_json(), "seconds": 0, "record": None} == {
+        **second.to_json(),
+        "seconds": 0,
+        "record": None,
+    }
+    assert first.record is not None
+    record, final = parse_record(first.record)
+    assert [move for turn in record.turns for move in turn.decisions] == first.moves
+    assert final.outcome is not None and final.outcome.termination.value == first.termination
+    assert GameTrace.from_json(first.to_json()) == first
+
+
+def test_no_snapshots_means_no_pieces_and_no_coverage() -> None:
+    trace = play_traced(_task(board_every=0))
+    assert trace.pieces == [] and trace.cells == 0 and trace.covered == 0
