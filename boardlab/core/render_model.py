@@ -18,6 +18,10 @@ from typing import Any, Literal
 Shape = Literal["square", "hex", "circle"]
 """How a cell is drawn: an axis-aligned square, a pointy-top hexagon, or a round spot."""
 
+PieceShape = Literal["disc", "square", "triangle", "diamond"]
+"""The outline of a piece, so kinds that must look different do (a Colosseum Fortification
+is a square, a Board Piece a disc; a Cyvasse mountain a triangle)."""
+
 SPECTATOR = -1
 """The view of somebody who holds no seat: every seat's hidden information is hidden."""
 
@@ -31,7 +35,7 @@ class Piece:
     on it (a letter, a number, or empty). ``face`` is a mode the kind can show (``light`` or
     ``dark`` in Colosseum Offcuts), empty where the game has none. ``hidden`` marks an item that
     exists but whose identity this view may not see. ``id`` names a piece a person can click
-    (a pool item such as an Anacund group), else empty.
+    (a pool item such as an Anacund group), else empty. ``shape`` is its outline.
     """
 
     owner: int | None
@@ -41,6 +45,7 @@ class Piece:
     count: int = 1
     hidden: bool = False
     id: str = ""
+    shape: PieceShape = "disc"
 
 
 @dataclass(frozen=True)
