@@ -10,7 +10,7 @@ from typing import NoReturn
 
 from boardlab import __version__
 from boardlab.ai.levels import LEVELS
-from boardlab.cli import commands
+from boardlab.cli import commands, serve
 from boardlab.cli.play import TerminalGame
 from boardlab.core.errors import BoardlabError, OptionError
 from boardlab.core.options import SEED, parse_assignments
@@ -137,6 +137,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--seconds", type=float, default=2.0, metavar="S", help="time per measurement"
     )
     bench.add_argument("--json", action="store_true", help="print JSON")
+
+    web = command("serve", "run the web app: play in the browser", serve.cmd_serve)
+    serve.add_arguments(web)
     return parser
 
 
