@@ -1,0 +1,115 @@
+/**
+ * The board on the game page: shows the server's SVG, marks selected and next cells, flips
+ * the picture, and turns clicks (or Enter on a focused cell) into cell ids.
+ */
+import { svgNode } from "./dom.js";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+export class Board {
+  /** `onCell(id)` is called for a click on any element that carries a `data-id`. */
+  constructor(container, onCell) {
+    this.container = container;
+    this.svg = null;
+    container.addEventListener("click", (event) => {
+      const cell = event.target.closest?.("[data-id]");
+      if (cell && this.container.contains(cell)) onCell(cell.dataset.id);
+    });
+    container.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      const cell = event.target.closest?.("[data-id]");
+      if (!cell) return;
+      event.preventDefault();
+      onCell(cell.dataset.id);
+    });
+  }
+
+  /** Show a new picture (server-built SVG markup). */
+  show(markup) {
+    const svg = svgNode(markup);
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", "Board");
+    svg.removeAttribute("width");
+    svg.removeAttribute("height");
+    this.container.replaceChildren(svg);
+    this.svg = svg;
+  }
+
+  /** Turn the picture half a turn (its labels stay upright, see style.css). */
+  setFlipped(flipped) {
+    this.container.classList.toggle("flipped", flipped);
+  }
+
+  /** The element of a cell or pool piece, or null. */
+  element(id) {
+    return this.svg?.querySelector(`[data-id="${CSS.escape(id)}"]`) ?? null;
+  }
+
+  /**
+   * Mark `selected` ids (clicked so far) and `targets` ids (what may be clicked next); the
+   * targets also become keyboard-focusable buttons.
+   */
+  mark(selected, targets) {
+    if (!this.svg) return;
+    for (const node of this.svg.querySelectorAll(".bl-selected, .bl-target")) {
+      node.classList.remove("bl-selected", "bl-target");
+      node.removeAttribute("tabindex");
+      node.removeAttribute("role");
+    }
+    this.svg.querySelector(".bl-overlay")?.remove();
+    const overlay = document.createElementNS(SVG_NS, "g");
+    overlay.setAttribute("class", "bl-overlay");
+    overlay.setAttribute("pointer-events", "none");
+    for (const id of selected) {
+      const node = this.element(id);
+      if (!node) continue;
+      node.classList.add("bl-selected");
+      overlay.append(this.ring(node));
+    }
+    for (const id of targets) {
+      const node = this.element(id);
+      if (!node) continue;
+      node.classList.add("bl-target");
+      node.setAttribute("tabindex", "0");
+      node.setAttribute("role", "button");
+      node.setAttribute("aria-label", id);
+      overlay.append(this.dot(node));
+    }
+    this.svg.append(overlay);
+  }
+
+  /** The box of `node` in the root SVG's coordinates. */
+  box(node) {
+    const b = node.getBBox();
+    const m = this.svg.getScreenCTM().inverse().multiply(node.getScreenCTM());
+    const corners = [[b.x, b.y], [b.x + b.width, b.y + b.height]].map(([x, y]) => {
+      const p = new DOMPoint(x, y).matrixTransform(m);
+      return [p.x, p.y];
+    });
+    const [[x1, y1], [x2, y2]] = corners;
+    return { x: Math.min(x1, x2), y: Math.min(y1, y2), w: Math.abs(x2 - x1), h: Math.abs(y2 - y1) };
+  }
+
+  dot(node) {
+    const b = this.box(node);
+    const dot = document.createElementNS(SVG_NS, "circle");
+    dot.setAttribute("class", "bl-dot");
+    dot.setAttribute("cx", b.x + b.w / 2);
+    dot.setAttribute("cy", b.y + b.h / 2);
+    dot.setAttribute("r", Math.max(Math.min(b.w, b.h) * 0.17, 1));
+    return dot;
+  }
+
+  ring(node) {
+    const b = this.box(node);
+    const ring = document.createElementNS(SVG_NS, "rect");
+    ring.setAttribute("class", "bl-ring");
+    const pad = Math.min(b.w, b.h) * 0.04;
+    ring.setAttribute("x", b.x + pad);
+    ring.setAttribute("y", b.y + pad);
+    ring.setAttribute("width", Math.max(b.w - 2 * pad, 1));
+    ring.setAttribute("height", Math.max(b.h - 2 * pad, 1));
+    ring.setAttribute("rx", Math.min(b.w, b.h) * 0.12);
+    return ring;
+  }
+}
