@@ -12,7 +12,9 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from boardlab.core.outcome import Outcome, Termination
+from boardlab.core.render_model import ClickPath, RenderModel
 from boardlab.core.state import State
+from boardlab.games.murus_gallicus import picture
 from boardlab.games.murus_gallicus.board import DIRECTIONS, SHIFTS, STRIDE, Board
 
 if TYPE_CHECKING:
@@ -159,6 +161,13 @@ class MurusGallicusState(State):
         from boardlab.games.murus_gallicus.render import render
 
         return render(self)
+
+    def _render_model(self) -> RenderModel:
+        return picture.render_model(self)
+
+    def click_path(self, action: int) -> ClickPath:
+        """Origin then far cell of a tower move; tower then enemy wall of a sacrifice."""
+        return picture.click_path(self, action)
 
     def heuristic(self, player: int) -> float:
         """Material (tower 2, wall 1) plus the advance of towers towards the enemy home row."""
