@@ -13,11 +13,19 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from boardlab.core.render_model import SPECTATOR
+from boardlab.web import api
+from boardlab.web.bots import bot_pool
 from boardlab.web.catalogue import build_catalogue
+from boardlab.web.errors import ApiError
+from boardlab.web.hub import Hub
+from boardlab.web.live import match_socket
+from boardlab.web.pictures import picture
+from boardlab.web.sqlite_store import SqliteStore
 
 STATIC = Path(__file__).parent / "static"
 LOG = logging.getLogger("boardlab.web")
@@ -70,8 +78,18 @@ async def match_page(request: Request) -> Response:
 
 async def catalogue(request: Request) -> Response:
     """``GET /api/catalogue``: games, options and bot levels for the lobby."""
-    data: dict[str, Any] = request.app.state.catalogue
+    state = request.app.state
+    if state.catalogue is None:
+        # Built on first use and kept: it changes only when the code does.
+        state.catalogue = build_catalogue(lambda game: picture(game.new_initial_state(), SPECTATOR))
+    data: dict[str, Any] = state.catalogue
     return JSONResponse(data)
+
+
+async def api_error(request: Request, exc: Exception) -> Response:
+    """A refused request: its status and one sentence."""
+    assert isinstance(exc, ApiError)
+    return JSONResponse({"error": exc.message}, status_code=exc.status)
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
@@ -86,23 +104,50 @@ async def server_error(request: Request, exc: Exception) -> Response:
     return JSONResponse({"error": "the server failed; nothing was changed"}, status_code=500)
 
 
-def create_app(db_path: Path) -> Starlette:
+def create_app(db_path: Path, bot_workers: int = 2) -> Starlette:
     """The app, storing its matches in the SQLite file ``db_path``."""
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        app.state.catalogue = build_catalogue(lambda game: "")
-        yield
+        app.state.catalogue = None
+        store = SqliteStore(db_path)
+        pool = bot_pool(bot_workers)
+        hub = Hub(store, pool)
+        app.state.hub = hub
+        resumed = hub.resume_bots()
+        if resumed:
+            LOG.warning("resumed %d pending bot turn(s)", resumed)
+        try:
+            yield
+        finally:
+            await hub.close()
+            pool.shutdown(wait=False, cancel_futures=True)
+            store.close()
 
     routes = [
         Route("/", lobby_page),
         Route("/match/{match_id}", match_page),
         Route("/api/catalogue", catalogue),
+        Route("/api/matches", api.create_match, methods=["POST"]),
+        Route("/api/matches", api.list_matches, methods=["GET"]),
+        Route("/api/matches/{match_id}", api.get_view),
+        Route("/api/matches/{match_id}/position", api.get_position),
+        Route("/api/matches/{match_id}/preview", api.post_preview, methods=["POST"]),
+        Route("/api/matches/{match_id}/turn", api.post_turn, methods=["POST"]),
+        Route("/api/matches/{match_id}/resign", api.post_resign, methods=["POST"]),
+        Route("/api/matches/{match_id}/takeback", api.post_takeback, methods=["POST"]),
+        Route("/api/matches/{match_id}/rematch", api.post_rematch, methods=["POST"]),
+        Route("/api/matches/{match_id}/record", api.get_record),
+        WebSocketRoute("/ws/matches/{match_id}", match_socket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     return Starlette(
         routes=routes,
         middleware=[Middleware(SecurityHeaders)],
-        exception_handlers={HTTPException: http_error, Exception: server_error},
+        exception_handlers={
+            ApiError: api_error,
+            HTTPException: http_error,
+            Exception: server_error,
+        },
         lifespan=lifespan,
     )

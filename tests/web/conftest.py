@@ -127,7 +127,7 @@ def start_server(db: Path, port: int | None = None, log: Path | None = None) -> 
         if process.poll() is not None:
             raise RuntimeError(f"boardlab serve exited early:\n{server.output()}")
         try:
-            if server.get("/api/catalogue")[0] == 200:
+            if server.get("/api/matches?limit=1")[0] == 200:
                 return server
         except OSError:
             pass
