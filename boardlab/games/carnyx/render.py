@@ -36,8 +36,9 @@ def render_state(state: CarnyxState) -> str:
     lines.append(header)
     lines.append("Stacks are written bottom to top; the top (last) letter controls the square.")
     lines.extend(_stack_lines(state))
-    lines.extend(_pool_lines(state))
-    lines.extend(_status_lines(state))
+    lines.extend(pool_lines(state))
+    lines.extend(note_lines(state))
+    lines.append(status_line(state))
     return "\n".join(lines)
 
 
@@ -50,13 +51,18 @@ def _stack_lines(state: CarnyxState) -> list[str]:
     return ["Stacks: " + ", ".join(stacks)] if stacks else []
 
 
-def _pool_lines(state: CarnyxState) -> list[str]:
+def pool_lines(state: CarnyxState, align: bool = True) -> list[str]:
+    """Per player: stacks controlled, pieces on the board, the pools and the removed count.
+
+    ``align`` pads the names to one width, for the terminal's column of lines.
+    """
     lines = []
     for seat, name in enumerate(NAMES_OF):
         unplaced, supply, reserve = state.pools[3 * seat : 3 * seat + 3]
         on_board = sum(stack.count(COLOURS[seat]) for stack in state.board)
         controls = sum(1 for stack in state.board if stack and stack[-1] == COLOURS[seat])
-        parts = [f"{name:<5} ({COLOURS[seat]}): controls {controls}, on board {on_board}"]
+        label = f"{name:<{5 if align else 0}} ({COLOURS[seat]})"
+        parts = [f"{label}: controls {controls}, on board {on_board}"]
         if unplaced:
             parts.append(f"unplaced {unplaced}")
         parts.append(f"supply {supply}, reserve {reserve}")
@@ -69,7 +75,8 @@ def _pool_lines(state: CarnyxState) -> list[str]:
     return lines
 
 
-def _status_lines(state: CarnyxState) -> list[str]:
+def note_lines(state: CarnyxState) -> list[str]:
+    """Who is hunkered down, which stacks may not go back, and what the last ply was."""
     lines = []
     side = state.side
     for seat, name in enumerate(NAMES_OF):
@@ -89,12 +96,16 @@ def _status_lines(state: CarnyxState) -> list[str]:
         lines.append("Last ply was a capture.")
     elif state.marker == "p":
         lines.append("Last ply was a forced pass.")
+    return lines
+
+
+def status_line(state: CarnyxState, example: bool = True) -> str:
+    """The outcome, the setup placement due (with an ``example`` in notation), or the turn."""
+    side = state.side
     outcome = state.outcome
     if outcome is not None:
-        lines.append("Game over: " + outcome.describe(state.game.player_names))
-    elif state.in_setup:
-        example = "@c1" if side == 0 else "@c5"
-        lines.append(f"Setup: {NAMES_OF[side]} places a piece on its home rank (e.g. {example}).")
-    else:
-        lines.append(f"{NAMES_OF[side]} to move.")
-    return lines
+        return "Game over: " + outcome.describe(state.game.player_names)
+    if state.in_setup:
+        hint = f" (e.g. {'@c1' if side == 0 else '@c5'})" if example else ""
+        return f"Setup: {NAMES_OF[side]} places a piece on its home rank{hint}."
+    return f"{NAMES_OF[side]} to move."

@@ -7,7 +7,9 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING, ClassVar, Self
 
 from boardlab.core.outcome import Outcome, Termination
+from boardlab.core.render_model import ClickPath, RenderModel
 from boardlab.core.state import State
+from boardlab.games.carnyx import picture
 from boardlab.games.carnyx.board import (
     CENTRE,
     COLOURS,
@@ -287,6 +289,13 @@ class CarnyxState(State):
 
     def render(self) -> str:
         return render_state(self)
+
+    def _render_model(self) -> RenderModel:
+        return picture.render_model(self)
+
+    def click_path(self, action: int) -> ClickPath:
+        """Squares in click order, the reserve piece first for a deployment, or a button."""
+        return picture.click_path(self, action)
 
     def heuristic(self, player: int) -> float:
         return evaluate(self, player)
