@@ -54,9 +54,11 @@ class GamePage {
     document.title = "Boardlab: game";
     $("watch-url").textContent = `${location.origin}/match/${this.id}`;
     $("watch-url").href = `/match/${this.id}`;
-    try {
-      const catalogue = await request("GET", "/api/catalogue");
+    request("GET", "/api/catalogue").then((catalogue) => {
       for (const bot of catalogue.bots ?? []) this.bots.set(bot.spec, bot.label);
+      if (this.view) this.render();
+    }, () => { /* bot specs stand in for their labels */ });
+    try {
       this.apply(await request("GET", this.api, { matchId: this.id }));
     } catch (error) {
       this.fail(error);
