@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import signal
 import socket
 from pathlib import Path
+from types import FrameType
 
 from boardlab.core.errors import BoardlabError
 
@@ -74,15 +76,30 @@ def cmd_serve(args: argparse.Namespace) -> int:
     sock = bind(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
+
+    def ready() -> None:
+        print(f"Boardlab is running: open http://{shown}:{port}/", flush=True)
+        print(f"Matches are stored in {db}; stop with Ctrl-C.", flush=True)
+
     config = uvicorn.Config(
-        create_app(db),
+        create_app(db, ready=ready),
         log_level="warning",
         access_log=False,
         ws_max_size=WEBSOCKET_MAX_BYTES,
         timeout_graceful_shutdown=3,
     )
     server = uvicorn.Server(config)
-    print(f"Boardlab is running: open http://{shown}:{port}/", flush=True)
-    print(f"Matches are stored in {db}; stop with Ctrl-C.", flush=True)
-    server.run(sockets=[sock])
+    # uvicorn shuts down gracefully on these signals, then raises them again once its own
+    # handlers are gone; these no-op handlers make that a clean exit.
+    previous = {sig: signal.signal(sig, _ignore) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        server.run(sockets=[sock])
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    print("Boardlab stopped.", flush=True)
     return 0
+
+
+def _ignore(sig: int, frame: FrameType | None) -> None:
+    """A signal handler that does nothing (see ``cmd_serve``)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -104,8 +104,11 @@ async def server_error(request: Request, exc: Exception) -> Response:
     return JSONResponse({"error": "the server failed; nothing was changed"}, status_code=500)
 
 
-def create_app(db_path: Path, bot_workers: int = 2) -> Starlette:
-    """The app, storing its matches in the SQLite file ``db_path``."""
+def create_app(
+    db_path: Path, bot_workers: int = 2, ready: Callable[[], None] | None = None
+) -> Starlette:
+    """The app, storing its matches in the SQLite file ``db_path``; ``ready`` is called once
+    it has started and answers requests."""
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -117,6 +120,8 @@ def create_app(db_path: Path, bot_workers: int = 2) -> Starlette:
         resumed = hub.resume_bots()
         if resumed:
             LOG.warning("resumed %d pending bot turn(s)", resumed)
+        if ready is not None:
+            ready()
         try:
             yield
         finally:
