@@ -81,7 +81,9 @@ async def catalogue(request: Request) -> Response:
     state = request.app.state
     if state.catalogue is None:
         # Built on first use and kept: it changes only when the code does.
-        state.catalogue = build_catalogue(lambda game: picture(game.new_initial_state(), SPECTATOR))
+        state.catalogue = build_catalogue(
+            lambda game: picture(game.new_initial_state().render_model(view=SPECTATOR))
+        )
     data: dict[str, Any] = state.catalogue
     return JSONResponse(data)
 

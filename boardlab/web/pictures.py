@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from boardlab.core.render_model import ClickPath
-from boardlab.core.state import State
+from boardlab.core.render_model import RenderModel
 from boardlab.render.svg import render_svg
 
 
-def picture(state: State, view: int, last_turn: Sequence[ClickPath] = ()) -> str:
-    """``state`` as seat ``view`` (or the spectator) may see it, the last turn marked."""
-    return render_svg(state.render_model(view=view, last_turn=last_turn))
+def picture(model: RenderModel) -> str:
+    """The SVG of a render model (already made for the view of the client it goes to)."""
+    return render_svg(model)

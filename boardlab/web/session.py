@@ -22,6 +22,7 @@ from boardlab.web.errors import ApiError
 from boardlab.web.pictures import picture
 from boardlab.web.store import Event, MatchConfig, StoredMatch, Summary
 
+VIEW_CACHE_SIZE = 16
 HIDDEN_TURN = "(hidden)"
 """What a client sees instead of a turn it may not read (a secret deployment)."""
 
@@ -45,6 +46,7 @@ class MatchSession:
         self.thinking: int | None = None
         self.bot_task: asyncio.Task[None] | None = None
         self.lock = asyncio.Lock()
+        self._views: dict[tuple[int, int | None, frozenset[int]], dict[str, Any]] = {}
         self.summary = stored.summary
         for event in stored.events:
             self.apply(event)
@@ -227,11 +229,25 @@ class MatchSession:
         return paths
 
     def view(self, held: frozenset[int]) -> dict[str, Any]:
-        """The view object (``docs/web-api.md``) for a client holding ``held``."""
+        """The view object (``docs/web-api.md``) for a client holding ``held``.
+
+        Views are kept until the match changes: a commit's answer and its broadcast to the
+        clients holding the same seats draw the picture once.
+        """
+        key = (len(self.events), self.thinking, held)
+        cached = self._views.get(key)
+        if cached is None:
+            if len(self._views) >= VIEW_CACHE_SIZE:
+                self._views.clear()
+            cached = self._views[key] = self._build_view(held)
+        return cached
+
+    def _build_view(self, held: frozenset[int]) -> dict[str, Any]:
         view = self.viewer(held)
         state = self.state
-        model = state.render_model(view=view)
+        model = state.render_model(view=view, last_turn=self.last_turn_paths(self.ply, view))
         acting = self.to_move is not None and self.to_move in held
+        hiding = self.hides(state, view)
         return {
             "id": self.id,
             "game": self.game.id,
@@ -258,11 +274,11 @@ class MatchSession:
                 {
                     "n": index + 1,
                     "seat": turn.seat,
-                    "turn": HIDDEN_TURN if self.turn_hidden(index, view) else turn.text,
+                    "turn": HIDDEN_TURN if hiding and turn.seat != view else turn.text,
                 }
                 for index, turn in enumerate(self.turns)
             ],
-            "svg": picture(state, view, self.last_turn_paths(self.ply, view)),
+            "svg": picture(model),
             "legal": self.legal(state) if acting else [],
             "presets": self._presets() if acting else [],
             "you": sorted(held),
@@ -286,10 +302,10 @@ class MatchSession:
             raise ApiError(400, f"'at' must be a turn number from 0 to {self.ply}")
         view = self.viewer(held)
         state = self.states[at]
-        model = state.render_model(view=view)
+        model = state.render_model(view=view, last_turn=self.last_turn_paths(at, view))
         return {
             "at": at,
-            "svg": picture(state, view, self.last_turn_paths(at, view)),
+            "svg": picture(model),
             "status": model.status,
         }
 
@@ -309,7 +325,7 @@ class MatchSession:
             probe.apply_action(action)
         complete = probe.is_terminal() or probe.turn_start
         return {
-            "svg": picture(probe, seat, paths),
+            "svg": picture(probe.render_model(view=seat, last_turn=paths)),
             "legal": [] if complete else self.legal(probe),
             "turn_complete": complete,
         }

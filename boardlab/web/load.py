@@ -1,0 +1,170 @@
+"""Load benchmark of ``boardlab serve`` on loopback: decisions/s and update latency.
+
+``python -m boardlab.web.load [--games 100] [--seconds 20]`` starts a server on 127.0.0.1 with
+a temporary store, then plays Murus Gallicus hot-seat matches through the JSON API, one
+websocket client per seat. Each client plays the first legal move whenever its websocket view
+says it is to move; the latency of a decision is the time from sending its POST to the other
+seat's websocket receiving the view that contains it. Phase 1 plays one match alone, phase 2
+``--games`` matches at once (a finished match is replaced by a new one). Needs the ``dev``
+extra (httpx). Talks to 127.0.0.1 only, and stops after ``--seconds`` per phase.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+HOST = "127.0.0.1"
+MATCH = {"game": "murus-gallicus", "seats": [{"kind": "human"}, {"kind": "invite"}]}
+
+
+@dataclass
+class Tally:
+    """What a phase measured."""
+
+    decisions: int = 0
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+
+
+async def play_seat(
+    http: httpx.AsyncClient,
+    socket_: ClientConnection,
+    match: str,
+    seat: int,
+    token: str,
+    sent: dict[int, float],
+    tally: Tally,
+    stop: float,
+) -> None:
+    """One seat's client: play whenever the view says so; time the other seat's decisions."""
+    while time.perf_counter() < stop:
+        try:
+            message = json.loads(await asyncio.wait_for(socket_.recv(), stop - time.perf_counter()))
+        except TimeoutError:
+            return
+        if message.get("type") != "view":
+            continue
+        view = message["view"]
+        ply = view["ply"]
+        if ply in sent and view["moves"] and view["moves"][-1]["seat"] != seat:
+            tally.latencies.append(time.perf_counter() - sent.pop(ply))
+        if view["status"] != "active":
+            return
+        if view["to_move"] == seat and view["legal"]:
+            sent[ply + 1] = time.perf_counter()
+            body = {"seat": seat, "ply": ply, "turn": view["legal"][0]["text"]}
+            answer = await http.post(
+                f"/api/matches/{match}/turn",
+                json=body,
+                headers={"Authorization": f"Bearer {token}"},
+            )
+            if answer.status_code == 200:
+                tally.decisions += 1
+            else:
+                tally.errors += 1
+
+
+async def play_matches(base: str, stop: float, tally: Tally) -> None:
+    """Create matches one after another and play each to its end, until ``stop``."""
+    ws_base = base.replace("http://", "ws://")
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        while time.perf_counter() < stop:
+            answer = (await http.post("/api/matches", json=MATCH)).json()
+            match, tokens = answer["id"], [seat["token"] for seat in answer["seats"]]
+            sent: dict[int, float] = {}
+            sockets = [await connect(f"{ws_base}/ws/matches/{match}") for _ in tokens]
+            try:
+                for sock, token in zip(sockets, tokens, strict=True):
+                    await sock.send(json.dumps({"tokens": [token]}))
+                await asyncio.gather(
+                    *(
+                        play_seat(http, sock, match, seat, token, sent, tally, stop)
+                        for seat, (sock, token) in enumerate(zip(sockets, tokens, strict=True))
+                    )
+                )
+            finally:
+                for sock in sockets:
+                    await sock.close()
+
+
+async def phase(base: str, games: int, seconds: float) -> tuple[Tally, float]:
+    """Play ``games`` matches at once for ``seconds``; returns the tally and elapsed time."""
+    tally = Tally()
+    start = time.perf_counter()
+    stop = start + seconds
+    await asyncio.gather(*(play_matches(base, stop, tally) for _ in range(games)))
+    return tally, time.perf_counter() - start
+
+
+def report(name: str, tally: Tally, elapsed: float) -> dict[str, Any]:
+    """The figures of one phase."""
+    latencies = sorted(tally.latencies)
+
+    def quantile(q: float) -> float:
+        return 1000 * latencies[min(len(latencies) - 1, int(q * len(latencies)))]
+
+    return {
+        "phase": name,
+        "decisions": tally.decisions,
+        "decisions_per_s": round(tally.decisions / elapsed, 1),
+        "latency_ms_p50": round(quantile(0.50), 1) if latencies else None,
+        "latency_ms_p99": round(quantile(0.99), 1) if latencies else None,
+        "latency_ms_mean": round(1000 * statistics.fmean(latencies), 1) if latencies else None,
+        "errors": tally.errors,
+    }
+
+
+def start_server(db: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """``boardlab serve`` on a free loopback port, once it answers."""
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-m", "boardlab", "serve", "--host", HOST, "--port", str(port)]
+    process = subprocess.Popen([*command, "--db", str(db)], stdout=subprocess.DEVNULL)
+    base = f"http://{HOST}:{port}"
+    for _ in range(300):
+        try:
+            with urllib.request.urlopen(f"{base}/api/matches?limit=1", timeout=1):
+                return process, base
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit("boardlab serve did not start")
+
+
+def main() -> None:
+    """Run both phases and print one JSON line per phase."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100, help="concurrent matches (phase 2)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="duration of each phase")
+    args = parser.parse_args()
+    if not 1 <= args.games <= 500 or not 0 < args.seconds <= 300:
+        parser.error("--games must be 1..500 and --seconds 0..300")
+    with tempfile.TemporaryDirectory() as folder:
+        process, base = start_server(Path(folder) / "load.sqlite3")
+        try:
+            for name, games in (("one match", 1), (f"{args.games} matches", args.games)):
+                tally, elapsed = asyncio.run(phase(base, games, args.seconds))
+                print(json.dumps(report(name, tally, elapsed)), flush=True)
+        finally:
+            process.terminate()
+            process.wait(30)
+
+
+if __name__ == "__main__":
+    main()
