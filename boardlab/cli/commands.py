@@ -11,6 +11,7 @@ import time
 from boardlab.analysis.bench import bench_game
 from boardlab.analysis.ladder import TABLE_HEAD, pairings, play_rung
 from boardlab.analysis.match import GameResult, MatchSpec, check_match, run_match, summarize
+from boardlab.cli.pictures import replay_pictures, show_pictures
 from boardlab.core.errors import OptionError
 from boardlab.core.game import Game
 from boardlab.core.options import SEED, format_value, parse_assignments
@@ -117,9 +118,11 @@ def describe_state(state: State) -> str:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    """Print the board, side to move, position text and outcome."""
+    """Print the board, side to move, position text and outcome (or the SVG picture)."""
     game = make_game(args)
-    print(describe_state(start_state(game, args.position, args.moves)))
+    state = start_state(game, args.position, args.moves)
+    svg = show_pictures(state, args)
+    print(describe_state(state) if svg is None else svg.rstrip("\n"))
     return 0
 
 
@@ -160,6 +163,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     print(describe_state(final))
     outcome = record.outcome(final)
     print(f"Result: {outcome.describe(names) if outcome else 'unfinished'}")
+    if args.svg is not None:
+        count = replay_pictures(record, args.svg)
+        print(f"Pictures: {count} SVG files in {args.svg}")
     return 0
 
 

@@ -10,7 +10,7 @@ from typing import NoReturn
 
 from boardlab import __version__
 from boardlab.ai.levels import LEVELS
-from boardlab.cli import commands, serve
+from boardlab.cli import commands, pictures, serve
 from boardlab.cli.play import TerminalGame
 from boardlab.core.errors import BoardlabError, OptionError
 from boardlab.core.options import SEED, parse_assignments
@@ -68,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     show = command("show", "print the board, side to move and position text", commands.cmd_show)
     _add_position(show)
+    pictures.add_show_options(show)
 
     perft = command("perft", "count leaf positions DEPTH decisions deep", commands.cmd_perft)
     perft.add_argument("game", metavar="GAME", help="game id")
@@ -130,6 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
     replay = command("replay", "validate a game record and show it", commands.cmd_replay)
     replay.add_argument("file", metavar="FILE", help="a game record")
     replay.add_argument("--step", action="store_true", help="show the board after every turn")
+    replay.add_argument(
+        "--svg", metavar="DIR", help="write DIR/turn-N.svg: the start and every turn's position"
+    )
 
     bench = command("bench", "perft and random-playout speed per game", commands.cmd_bench)
     bench.add_argument("--game", action="append", metavar="ID", help="only this game")

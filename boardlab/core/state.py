@@ -152,6 +152,13 @@ class State(ABC):
         state = self if view is None else self.view_state(view)
         return replace(state._render_model(), view=view, last_turn=tuple(last_turn))
 
+    def _repr_svg_(self) -> str:
+        """The picture of this position, so a notebook (Jupyter) shows a state as its board."""
+        # Imported here: the renderer builds on core, and core must not import it at load.
+        from boardlab.render.svg import render_svg
+
+        return render_svg(self.render_model())
+
     def click_paths(self) -> dict[int, ClickPath]:
         """The click path of every legal decision, by action id."""
         return {action: self.click_path(action) for action in self.legal_actions()}

@@ -79,31 +79,44 @@ def _board(state: AnacundState) -> list[str]:
 
 
 def _info(state: AnacundState) -> list[str]:
-    names = state.game.player_names
-    running = state.scores()
-    lines = [""]
-    for seat in (0, 1):
-        sizes = " ".join(str(g) for g in state.groups[seat])
-        who = f"{names[seat]} ({_COLOURS[seat]})"
-        lines.append(f"{who:<10} groups {sizes}   score {running[seat]}")
-    if state.last_action is not None:
-        caught = " ".join(str(i + 1) for i in sorted(state.last_captured))
-        note = f", captured {caught}" if caught else ""
-        lines.append(f"Last placement: {ACTION_STRINGS[state.last_action]}{note}")
-    outcome = state.outcome
-    if outcome is None:
-        left = 3 - state.sub
-        lines.append(
-            f"{names[state.side]} to place: placement {state.sub + 1} of 3 ({left} left this turn)"
-        )
-        return lines
-    lines.append(f"Game over: {outcome.describe(names)}")
-    lines += _explain_score(state)
+    lines = ["", *(seat_line(state, seat) for seat in (0, 1)), *last_placement_lines(state)]
+    lines.append(status_line(state))
+    if state.outcome is not None:
+        lines += ["  " + line for line in score_lines(state)]
     return lines
 
 
-def _explain_score(state: AnacundState) -> list[str]:
-    """How each final score is made up (spec §8)."""
+def seat_line(state: AnacundState, seat: int, align: bool = True) -> str:
+    """A seat's name and colour, group sizes and running score (``align``: in columns)."""
+    sizes = " ".join(str(g) for g in state.groups[seat])
+    who = f"{state.game.player_names[seat]} ({_COLOURS[seat]})"
+    score = state.scores()[seat]
+    if align:
+        return f"{who:<10} groups {sizes}   score {score}"
+    return f"{who}: groups {sizes}, score {score}"
+
+
+def last_placement_lines(state: AnacundState) -> list[str]:
+    """The previous placement and what it captured, when the state remembers it."""
+    if state.last_action is None:
+        return []
+    caught = " ".join(str(i + 1) for i in sorted(state.last_captured))
+    note = f", captured {caught}" if caught else ""
+    return [f"Last placement: {ACTION_STRINGS[state.last_action]}{note}"]
+
+
+def status_line(state: AnacundState) -> str:
+    """Who places, and which placement of the turn this is; or how the game ended."""
+    names = state.game.player_names
+    outcome = state.outcome
+    if outcome is not None:
+        return f"Game over: {outcome.describe(names)}"
+    left = 3 - state.sub
+    return f"{names[state.side]} to place: placement {state.sub + 1} of 3 ({left} left this turn)"
+
+
+def score_lines(state: AnacundState) -> list[str]:
+    """How each score is made up (spec §8): pieces on the track, beside it, and the bonus."""
     owner = rules.bonus_owner(state.squares, state.layout.bonus)
     points = state.game.bonus_points
     lines = []
@@ -113,5 +126,5 @@ def _explain_score(state: AnacundState) -> list[str]:
         parts = f"{on} on the track + {beside} captured beside"
         if owner == seat:
             parts += f" + bonus {points} (square {state.layout.bonus})"
-        lines.append(f"  {name}: {parts} = {state.scores()[seat]}")
+        lines.append(f"{name}: {parts} = {state.scores()[seat]}")
     return lines

@@ -6,8 +6,9 @@ from typing import TYPE_CHECKING, ClassVar, Self
 
 from boardlab.core.errors import NotationError
 from boardlab.core.outcome import Outcome, Result, Termination
+from boardlab.core.render_model import ClickPath, RenderModel
 from boardlab.core.state import State
-from boardlab.games.anacund import rules
+from boardlab.games.anacund import picture, rules
 from boardlab.games.anacund.board import Layout
 from boardlab.games.anacund.notation import (
     ACTION_STRINGS,
@@ -123,6 +124,13 @@ class AnacundState(State):
         from boardlab.games.anacund.render import render_state
 
         return render_state(self)
+
+    def _render_model(self) -> RenderModel:
+        return picture.render_model(self)
+
+    def click_path(self, action: int) -> ClickPath:
+        """The group of the placement's size, then the square (``6@19``: A6, 19)."""
+        return picture.click_path(self, action)
 
     def heuristic(self, player: int) -> float:
         """Running score difference over the points at stake (spec §8), in [-1, 1]."""

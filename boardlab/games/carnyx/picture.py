@@ -100,7 +100,7 @@ def _pools(state: CarnyxState) -> tuple[Pool, ...]:
         for pool_id, what, piece in (near, far) if seat == 1 else (far, near):
             slots.append((seat, pool_id, f"{names[seat]} {what}", (piece,) if piece.count else ()))
     return tuple(
-        Pool(pool_id, title, seat, POOL_X, -0.3 + index * POOL_HEIGHT, pieces)
+        Pool(pool_id, title, seat, POOL_X, round(index * POOL_HEIGHT - 0.3, 3), pieces)
         for index, (seat, pool_id, title, pieces) in enumerate(slots)
     )
 

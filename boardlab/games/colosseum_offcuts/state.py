@@ -6,8 +6,9 @@ import re
 from typing import TYPE_CHECKING, ClassVar, Self
 
 from boardlab.core.outcome import Outcome, Result, Termination
+from boardlab.core.render_model import ClickPath, RenderModel
 from boardlab.core.state import State
-from boardlab.games.colosseum_offcuts import notation, rules
+from boardlab.games.colosseum_offcuts import notation, picture, rules
 from boardlab.games.colosseum_offcuts.board import ATTACK, DIRECTIONS, FORT, Cell, Stacks
 from boardlab.games.colosseum_offcuts.board import counter_text as _counter_text
 from boardlab.games.colosseum_offcuts.evaluation import evaluate
@@ -279,6 +280,12 @@ class ColosseumState(State):
 
     def render(self) -> str:
         return render_state(self)
+
+    def _render_model(self) -> RenderModel:
+        return picture.render_model(self)
+
+    def click_path(self, action: int) -> ClickPath:
+        return picture.click_path(self, action)
 
     def heuristic(self, player: int) -> float:
         return evaluate(self, player)

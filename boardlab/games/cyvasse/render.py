@@ -18,7 +18,7 @@ _LEGEND = (
 
 
 def _cell(state: CyvasseState, h: int) -> str:
-    if state.veiled >= 0 and ZONE_OF[h] == state.veiled:
+    if ZONE_OF[h] in state.hidden_zones:
         return "?"
     cell = state.board[h]
     if cell == EMPTY:
@@ -65,8 +65,8 @@ def render_state(state: CyvasseState) -> str:
         lines.append(
             f"{side} to move" + (" (the previous ply was a forced pass)" if state.passed else "")
         )
-    if state.veiled >= 0:
-        lines.append(f"{SIDE_NAMES[state.veiled]}'s deployment is hidden (?)")
+    for zone in state.hidden_zones:
+        lines.append(f"{SIDE_NAMES[zone]}'s deployment is hidden (?)")
     lines.append(f"Ply {state.ply}, plies without capture {state.no_capture}")
     lines.append(_LEGEND)
     return "\n".join(lines)

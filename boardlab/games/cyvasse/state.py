@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from boardlab.core.errors import BoardlabError
 from boardlab.core.outcome import Outcome, Termination
+from boardlab.core.render_model import ClickPath, RenderModel
 from boardlab.core.state import State
 from boardlab.games.cyvasse.board import (
     HEX_NAMES,
@@ -62,6 +63,8 @@ class CyvasseState(State):
 
     ``veiled`` is -1 for a real state; a view state (:meth:`view_state`) sets it to the side
     whose deployment it hides: that side's zone is empty here, whatever was placed there.
+    ``hidden_zones`` names every side whose zone the view may not see (a spectator's view
+    hides both while North deploys), whether or not anything stands there yet.
     """
 
     NOTATION: ClassVar[re.Pattern[str]] = re.compile(
@@ -98,6 +101,7 @@ class CyvasseState(State):
         self.no_capture = no_capture
         self.ply = ply
         self.veiled = veiled
+        self.hidden_zones: tuple[int, ...] = (veiled,) if veiled >= 0 else ()
         self._outcome = None
         if not deploying:
             self._outcome = self._static_outcome()
@@ -216,22 +220,45 @@ class CyvasseState(State):
         opponent. The view's legal decisions are the acting player's real ones (placements do
         not depend on the other zone). If a search completes the deployment from a view, the
         hidden army is assumed to be the point reflection of the visible one, so play can go
-        on without the view ever holding hidden information.
+        on without the view ever holding hidden information. The spectator's view
+        (``render_model.SPECTATOR``) hides both sides' deployments; it is for watching, not
+        for searching.
         """
         view = self.clone()
-        other = 1 - player
-        if self.deploying and self.game.hidden_setup and self.veiled < 0:
-            zone = ZONES[other]
-            if any(self.board[h] for h in zone):
-                for h in zone:
+        for zone in self._secret_zones(player):
+            if zone in view.hidden_zones:
+                continue
+            view.hidden_zones = (*view.hidden_zones, zone)
+            if any(self.board[h] for h in ZONES[zone]):
+                for h in ZONES[zone]:
                     view.board[h] = EMPTY
-                view.veiled = other
+                if view.veiled < 0:
+                    view.veiled = zone
         return view
+
+    def _secret_zones(self, player: int) -> tuple[int, ...]:
+        """The sides whose zone ``player`` may not see now (every side's for a spectator)."""
+        if not (self.deploying and self.game.hidden_setup):
+            return ()
+        # South deploys first, so its zone is secret all through the deployment phase;
+        # North's only once North deploys (until then it is known to be empty).
+        started = (0,) if self.side == 0 else (0, 1)
+        return tuple(zone for zone in started if zone != player)
 
     def render(self) -> str:
         from boardlab.games.cyvasse.render import render_state
 
         return render_state(self)
+
+    def _render_model(self) -> RenderModel:
+        from boardlab.games.cyvasse import picture
+
+        return picture.render_model(self)
+
+    def click_path(self, action: int) -> ClickPath:
+        from boardlab.games.cyvasse import picture
+
+        return picture.click_path(self, action)
 
     def heuristic(self, player: int) -> float:
         """Material balance (spec §3 units) in (-1, 1); 0 during deployment."""
@@ -410,6 +437,7 @@ class CyvasseState(State):
             return
         if self.veiled >= 0:
             self._assume_mirror_army()
+        self.hidden_zones = ()
         self.deploying = False
         self.side = self._first_player()
 

@@ -1,0 +1,158 @@
+"""Cyvasse pictures: render-model harness, geometry, pieces, hidden deployments, click paths."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+
+import pytest
+
+from boardlab.core.render_conformance import run_render_conformance
+from boardlab.core.render_model import SPECTATOR, ClickPath, RenderModel
+from boardlab.games.cyvasse import CyvasseState
+from boardlab.games.cyvasse.presets import PRESETS, lineup_decisions
+from boardlab.games.cyvasse.units import UNIT_LETTERS
+from tests.games.cyvasse.helpers import game, pos
+
+DEPLOYED = (
+    "1d4/1t2c2/1hb1b1h1/l1eskse1l/1M1r1r1rM1/11/1MR1R1R1M1/L1ES1SE1L/1H1B1BH1/2C1KT1/4D1 N - - 0 2"
+)
+"""Spec §14 fact 3: both armies deployed, North to move."""
+
+
+def test_random_playouts_pass_the_render_harness() -> None:
+    assert run_render_conformance(game(seed=1, max_plies=12), playouts=1, seed=5) > 38
+
+
+def test_options_with_end_and_open_deployment_pass_the_render_harness() -> None:
+    options = {"hidden_setup": False, "cavalry_second_optional": True, "max_plies": 4}
+    assert run_render_conformance(game(seed=2, **options), playouts=1, seed=3) > 38
+
+
+def test_hexes_are_pointy_rows_one_apart_with_south_at_the_bottom() -> None:
+    model = pos(DEPLOYED).render_model()
+    assert len(model.cells) == 91 and {cell.shape for cell in model.cells} == {"hex"}
+    centre = model.cell("f6")
+    for name in ("e5", "e6", "e7", "f5", "f7", "g6"):
+        other = model.cell(name)
+        assert math.dist((centre.x, centre.y), (other.x, other.y)) == pytest.approx(1.0)
+    assert model.cell("a1").y == model.cell("f1").y > centre.y > model.cell("a11").y
+    assert model.cell("a6").x < centre.x < model.cell("k6").x
+    assert centre.size == pytest.approx(1 / math.sqrt(3))
+    texts = Counter(label.text for label in model.labels)
+    assert texts["6"] == 2 and texts["11"] == 2 and texts["a"] == 2 and texts["k"] == 0
+
+
+def _pieces(model: RenderModel) -> Counter[tuple[int | None, str]]:
+    return Counter(
+        (piece.owner, piece.label or piece.shape) for cell in model.cells for piece in cell.stack
+    )
+
+
+def test_pieces_match_the_position_text() -> None:
+    model = pos(DEPLOYED).render_model()
+    board = DEPLOYED.split()[0]
+    expected: Counter[tuple[int | None, str]] = Counter()
+    for letter in board:
+        if letter == "M":
+            expected[None, "triangle"] += 1
+        elif letter.upper() in UNIT_LETTERS:
+            expected[0 if letter.isupper() else 1, letter.upper()] += 1
+    assert _pieces(model) == expected
+    assert model.cell("e2").stack[0].kind == "king" and model.cell("b7").stack[0].owner is None
+    assert {cell.kind for cell in model.cells} == {"normal"}
+    assert model.phase == "play" and model.to_move == 1 and model.status == "North to move"
+    assert [pool.pieces for pool in model.pools] == [(), ()]
+    assert RenderModel.from_json(model.to_json()) == model
+
+
+def test_lost_units_go_to_the_pool_and_the_outcome_is_the_status() -> None:
+    state = pos("6/7/8/5r3/10/2k8/10/9/2L5/7/K5 S - - 7 40")
+    state.play("c3xc6")
+    model = state.render_model()
+    north = model.pools[0]
+    assert north.title == "North lost" and model.to_move is None and model.phase == "over"
+    lost = {piece.label: piece.count for piece in north.pieces}
+    assert lost == {"K": 1, "D": 1, "E": 2, "H": 2, "L": 2, "S": 2, "R": 2, "B": 2, "C": 1, "T": 1}
+    assert model.status == "Game over: South won (King captured)"
+
+
+def _deploying(south: int, north: int, seed: int, north_seed: int = 0) -> CyvasseState:
+    """South has placed ``south`` items (all 19 if North has begun) drawn with ``seed``, North
+    ``north`` items drawn with ``north_seed``."""
+    state = game().new_initial_state()
+    for count, rng in ((south, random.Random(seed)), (north, random.Random(north_seed))):
+        for _ in range(count):
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_the_other_sides_deployment_is_hidden_whatever_it_is() -> None:
+    for south, north, changed in (
+        (6, 0, _deploying(6, 0, seed=2)),
+        (19, 4, _deploying(19, 4, seed=1, north_seed=2)),
+    ):
+        hider = 0 if north == 0 else 1
+        watcher = 1 - hider
+        state = _deploying(south, north, seed=1)
+        assert state.position_text() != changed.position_text()
+        for view in (watcher, SPECTATOR):
+            model = state.render_model(view=view)
+            assert model.to_json() == changed.render_model(view=view).to_json()
+            hidden = [cell for cell in model.cells if cell.kind == "hidden"]
+            zones = {hider} if view == watcher else {0, hider}
+            assert len(hidden) == 40 * len(zones) and {cell.owner for cell in hidden} == zones
+            assert not any(cell.stack for cell in hidden)
+            assert model.pools[1 - hider].pieces[0].hidden
+    more = _deploying(19, 9, seed=1, north_seed=3).render_model(view=0)
+    assert more.to_json() == _deploying(19, 4, seed=1).render_model(view=0).to_json()
+
+
+def test_the_spectator_sees_no_zone_still_hidden_but_each_side_its_own() -> None:
+    state = _deploying(19, 4, seed=1)
+    spectator = state.render_model(view=SPECTATOR)
+    assert {cell.owner for cell in spectator.cells if cell.kind == "hidden"} == {0, 1}
+    assert not any(cell.stack for cell in spectator.cells)
+    assert spectator.status == "North deploys in secret"
+    north = state.render_model(view=1)
+    assert sum(len(cell.stack) for cell in north.cells) == 4
+    assert north.status == "North deploys: next item H (15 left)"
+    assert state.view_text(SPECTATOR) == "6/7/8/9/10/11/10/9/8/7/6 N d - 0 1"
+    opening = game().new_initial_state()
+    assert {cell.kind for cell in opening.render_model(view=1).cells} == {
+        "hidden",
+        "zone",
+        "normal",
+    }
+    assert {cell.kind for cell in opening.render_model(view=0).cells} == {"zone", "normal"}
+
+
+def test_after_deployment_everyone_sees_everything() -> None:
+    state = game().new_initial_state()
+    for name in ("classic", "classic"):
+        for action in lineup_decisions(state, PRESETS[name]):
+            state.apply_action(action)
+    full = state.render_model()
+    for view in (0, 1, SPECTATOR):
+        assert state.render_model(view=view).cells == full.cells
+
+
+def _paths(state: CyvasseState) -> dict[str, ClickPath]:
+    return {state.action_to_str(a): path for a, path in state.click_paths().items()}
+
+
+def test_click_paths_are_what_a_player_expects() -> None:
+    shots = _paths(pos("5k/7/8/5rr2/5Mr3/5C5/10/9/8/7/K5 S - - 0 2"))
+    assert shots["f6*g7"] == ClickPath(("f6", "g7")) and shots["f6-d4"] == ClickPath(("f6", "d4"))
+    cavalry = pos("5k/7/8/9/10/4r6/10/9/2L5/7/K5 S - - 0 2", cavalry_second_optional=True)
+    assert _paths(cavalry)["c3xe6"] == ClickPath(("c3", "e6"))
+    cavalry.play("c3-c6")
+    second = _paths(cavalry)
+    assert second["end"] == ClickPath(button="end") and second["c6-c4"] == ClickPath(("c6", "c4"))
+    assert cavalry.render_model().status == "South to move: second jump after c3-c6"
+    stuck = pos("5k/7/8/9/10/11/10/9/8/MM5/KM4 S - - 0 2")
+    assert _paths(stuck) == {"pass": ClickPath(button="pass")}
+    opening = game().new_initial_state()
+    assert opening.next_item() == "K"
+    assert _paths(opening)["K@e2"] == ClickPath(("e2",))
