@@ -1,7 +1,8 @@
 /** The side panel of the game page: seats, status, move list and the game-over banner. */
 import { el, replace, words } from "./dom.js";
 
-const FALLBACK_COLOURS = ["#1f5fa8", "#c8492b", "#2a8a5a", "#8a5fb8", "#b8860b"];
+// The SVG renderer's default seat palette (Okabe-Ito), for views that name no colours.
+const FALLBACK_COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#F0E442"];
 
 /** The colour of a seat's pieces (the server's, else a fixed palette). */
 export function seatColour(view, seat) {
