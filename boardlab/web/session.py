@@ -18,6 +18,7 @@ from boardlab.core.records import Record, Turn
 from boardlab.core.registry import make
 from boardlab.core.render_model import SPECTATOR, ClickPath
 from boardlab.core.state import State
+from boardlab.render.palette import seat_colour
 from boardlab.web.errors import ApiError
 from boardlab.web.pictures import picture
 from boardlab.web.store import Event, MatchConfig, StoredMatch, Summary
@@ -270,6 +271,9 @@ class MatchSession:
             "status_text": model.status,
             "thinking": self.thinking is not None,
             "result": self.result(),
+            "colours": [seat_colour(model, seat) for seat in range(len(self.names))],
+            "scores": None if model.scores is None else list(model.scores),
+            "notes": list(model.notes),
             "moves": [
                 {
                     "n": index + 1,
