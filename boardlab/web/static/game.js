@@ -68,6 +68,7 @@ class GamePage {
       onView: (view) => this.apply(view),
       onThinking: (seat) => { this.thinkingSeat = seat; this.render(); },
       onState: (state) => this.connection(state),
+      onError: (message) => notify(message),
     });
     this.live.start();
   }
@@ -143,7 +144,13 @@ class GamePage {
     const vsBot = v.players.some((p) => p.kind === "bot") && !v.players.some((p) => p.kind === "invite");
     $("resign").hidden = !(holds && active);
     $("takeback").hidden = !(holds && active && vsBot && v.moves.length > 0);
-    for (const b of document.querySelectorAll(".rematch")) b.hidden = !(holds && !active);
+    for (const b of document.querySelectorAll(".rematch")) {
+      b.hidden = !(holds && !active);
+      b.textContent = v.rematch ? "Join the rematch" : "Rematch";
+    }
+    const watch = $("watch-rematch");
+    watch.hidden = holds || !v.rematch;
+    if (v.rematch) watch.href = `/match/${encodeURIComponent(v.rematch)}`;
     $("notation").hidden = this.mySeat() === null;
   }
 

@@ -3,12 +3,15 @@
 const FIRST_DELAY_MS = 300;
 const MAX_DELAY_MS = 8000;
 
-/** Follows one match: calls `onView(view)`, `onThinking(seat)` and `onState("live"|"down")`. */
+/**
+ * Follows one match: calls `onView(view)`, `onThinking(seat)`, `onState("live"|"down")`, and
+ * `onError(message)` when the server refuses the connection (then it stops retrying).
+ */
 export class LiveConnection {
-  constructor(matchId, tokens, { onView, onThinking, onState }) {
+  constructor(matchId, tokens, { onView, onThinking, onState, onError }) {
     this.matchId = matchId;
     this.tokens = tokens;
-    this.handlers = { onView, onThinking, onState };
+    this.handlers = { onView, onThinking, onState, onError };
     this.delay = FIRST_DELAY_MS;
     this.stopped = false;
     this.socket = null;
@@ -39,6 +42,11 @@ export class LiveConnection {
       try {
         data = JSON.parse(event.data);
       } catch {
+        return;
+      }
+      if (data.type === "error") {
+        this.stop();
+        this.handlers.onError(data.error ?? "The server refused the live connection.");
         return;
       }
       this.delay = FIRST_DELAY_MS;
