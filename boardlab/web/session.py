@@ -327,7 +327,7 @@ class MatchSession:
                 raise ApiError(422, str(error)) from error
             paths.append(probe.click_path(action))
             probe.apply_action(action)
-        complete = probe.is_terminal() or probe.turn_start
+        complete = bool(steps) and (probe.is_terminal() or probe.turn_start)
         return {
             "svg": picture(probe.render_model(view=seat, last_turn=paths)),
             "legal": [] if complete else self.legal(probe),
