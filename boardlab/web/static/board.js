@@ -47,9 +47,11 @@ export class Board {
 
   /**
    * Mark `selected` ids (clicked so far) and `targets` ids (what may be clicked next); the
-   * targets also become keyboard-focusable buttons.
+   * targets also become keyboard-focusable buttons. Before the first click (`firstClick`) the
+   * targets are the pieces or cells a decision starts from: they get a thin frame rather than
+   * a dot, so the letters on the pieces stay readable.
    */
-  mark(selected, targets) {
+  mark(selected, targets, firstClick = false) {
     if (!this.svg) return;
     for (const node of this.svg.querySelectorAll(".bl-selected, .bl-target")) {
       node.classList.remove("bl-selected", "bl-target");
@@ -64,7 +66,7 @@ export class Board {
       const node = this.element(id);
       if (!node) continue;
       node.classList.add("bl-selected");
-      overlay.append(this.ring(node));
+      overlay.append(this.ring(node, "bl-ring"));
     }
     for (const id of targets) {
       const node = this.element(id);
@@ -73,7 +75,7 @@ export class Board {
       node.setAttribute("tabindex", "0");
       node.setAttribute("role", "button");
       node.setAttribute("aria-label", id);
-      overlay.append(this.dot(node));
+      overlay.append(firstClick ? this.ring(node, "bl-origin") : this.dot(node));
     }
     this.svg.append(overlay);
   }
@@ -96,14 +98,14 @@ export class Board {
     dot.setAttribute("class", "bl-dot");
     dot.setAttribute("cx", b.x + b.w / 2);
     dot.setAttribute("cy", b.y + b.h / 2);
-    dot.setAttribute("r", Math.max(Math.min(b.w, b.h) * 0.17, 1));
+    dot.setAttribute("r", Math.max(Math.min(b.w, b.h) * 0.16, 1));
     return dot;
   }
 
-  ring(node) {
+  ring(node, kind) {
     const b = this.box(node);
     const ring = document.createElementNS(SVG_NS, "rect");
-    ring.setAttribute("class", "bl-ring");
+    ring.setAttribute("class", kind);
     const pad = Math.min(b.w, b.h) * 0.04;
     ring.setAttribute("x", b.x + pad);
     ring.setAttribute("y", b.y + pad);

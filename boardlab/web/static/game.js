@@ -25,7 +25,8 @@ class GamePage {
     this.thinkingSeat = null;
     this.busy = false;
     this.bots = new Map();
-    this.flipped = localStorage.getItem(`boardlab:flip:${matchId}`) === "1";
+    this.flipChoice = localStorage.getItem(`boardlab:flip:${matchId}`);
+    this.flipped = this.flipChoice === "1";
     this.board = new Board($("board"), (id) => this.onCell(id));
     this.board.setFlipped(this.flipped);
     this.wire();
@@ -86,6 +87,11 @@ class GamePage {
     this.view = view;
     if (!view.thinking) this.thinkingSeat = null;
     else if (view.to_move !== null) this.thinkingSeat = view.to_move;
+    if (!old && this.flipChoice === null) {
+      // The second seat of a two-seat game sees its own side at the bottom, until flipped.
+      this.flipped = view.players.length === 2 && (view.you ?? []).length === 1 && view.you[0] === 1;
+      this.board.setFlipped(this.flipped);
+    }
     if (moved) this.resetTurn();
     if (moved && this.reviewAt !== null) this.reviewAt = null;
     this.render();
@@ -184,8 +190,9 @@ class GamePage {
     const legal = mine ? this.legalNow() : [];
     const state = this.picker.state();
     if (mine) {
-      const next = this.picker.clicked.length ? state.next : new Set(legal.filter((d) => d.targets.length).map((d) => d.targets[0]));
-      this.board.mark(this.picker.clicked, next);
+      const first = this.picker.clicked.length === 0;
+      const next = first ? new Set(legal.filter((d) => d.targets.length).map((d) => d.targets[0])) : state.next;
+      this.board.mark(this.picker.clicked, next, first);
     } else {
       this.board.mark([], []);
     }
