@@ -149,12 +149,18 @@ async function refresh() {
   $("matches-empty").hidden = answer.matches.length > 0;
   replace($("matches"), answer.matches.map((m) => el("tr", { "data-match": m.id },
     el("td", {}, names.get(m.game) ?? m.game),
-    el("td", {}, (m.players ?? []).map((p) => (typeof p === "string" ? p : p.name ?? "")).join(" · ")),
+    el("td", {}, (m.players ?? []).map(playerText).join(" · ")),
     el("td", { class: "num" }, String(m.plies ?? "")),
     el("td", {}, m.status === "finished" ? resultText(m.result) : "in progress"),
     el("td", {}, when(m.updated)),
     el("td", {}, el("a", { class: "button", href: `/match/${encodeURIComponent(m.id)}` },
       m.status === "finished" ? "Review" : "Open")))));
+}
+
+function playerText(player) {
+  if (typeof player === "string") return player;
+  const bot = catalogue.bots.find((b) => b.spec === player.bot);
+  return player.kind === "bot" ? `${player.name} (${bot?.label ?? player.bot ?? "bot"})` : player.name ?? "";
 }
 
 function resultText(result) {

@@ -49,7 +49,14 @@ export function showMoves(list, view, at, onPick) {
       title: `${view.players[move.seat]?.name ?? ""} ${move.turn}`,
       onclick: () => onPick(move.n),
     }, el("span", { class: "move-n" }, `${move.n}.`), move.turn))));
-  list.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+  // Scroll the list alone (scrollIntoView would scroll the whole page on a phone).
+  const current = list.querySelector(".current");
+  if (current) {
+    const top = current.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top + current.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = top - list.clientHeight / 2;
+    }
+  }
 }
 
 /** Fill the game-over banner (hidden while the game goes on). */
