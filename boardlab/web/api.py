@@ -41,6 +41,11 @@ def _session(request: Request) -> tuple[Hub, MatchSession, frozenset[int]]:
     return hub, session, hub.held(session, bearer_tokens(request))
 
 
+def _view_response(session: MatchSession, held: frozenset[int]) -> Response:
+    """The caller's view as the answer."""
+    return Response(session.view_json(held), media_type="application/json")
+
+
 def _seat(data: dict[str, Any], session: MatchSession, held: frozenset[int]) -> int:
     """The ``seat`` field, which the caller must hold (403 otherwise)."""
     seat = field_int(data, "seat", 0, len(session.config.seats) - 1)
@@ -105,7 +110,7 @@ def _status(value: str) -> Status:
 async def get_view(request: Request) -> Response:
     """``GET /api/matches/<id>``: the caller's view."""
     _, session, held = _session(request)
-    return JSONResponse(session.view(held))
+    return _view_response(session, held)
 
 
 async def get_position(request: Request) -> Response:
@@ -138,7 +143,7 @@ async def post_turn(request: Request) -> Response:
             assert turn is not None
             event = session.check_turn(seat, ply, turn)
         await hub.commit(session, event)
-        return JSONResponse(session.view(held))
+        return _view_response(session, held)
 
 
 async def post_resign(request: Request) -> Response:
@@ -149,7 +154,7 @@ async def post_resign(request: Request) -> Response:
         if session.outcome is not None:
             raise ApiError(409, "the game is over")
         await hub.commit(session, Event("resign", seat, ""))
-        return JSONResponse(session.view(held))
+        return _view_response(session, held)
 
 
 async def post_takeback(request: Request) -> Response:
@@ -158,7 +163,7 @@ async def post_takeback(request: Request) -> Response:
     seat = _seat(await json_body(request), session, held)
     async with session.lock:
         await hub.commit(session, session.check_takeback(seat, held))
-        return JSONResponse(session.view(held))
+        return _view_response(session, held)
 
 
 async def post_rematch(request: Request) -> Response:

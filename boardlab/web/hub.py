@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from boardlab.core.errors import BoardlabError
 from boardlab.web.bots import bot_turn
 from boardlab.web.errors import ApiError
-from boardlab.web.session import MatchSession
+from boardlab.web.session import MatchSession, to_json
 from boardlab.web.store import Event, MatchConfig, Store, StoredMatch, Summary
 from boardlab.web.tokens import seats_held
 
@@ -120,7 +120,7 @@ class Hub:
         task.add_done_callback(self.tasks.discard)
 
     async def _bot_turn(self, session: MatchSession, seat: int) -> None:
-        ply = session.ply
+        ply, version = session.ply, len(session.events)
         spec = session.config.seats[seat].bot or "random"
         await self.send_all(session, {"type": "thinking", "seat": seat})
         turns = [turn.text for turn in session.turns]
@@ -137,8 +137,9 @@ class Hub:
         async with session.lock:
             session.bot_task = None
             session.thinking = None
+            # Anything that happened meanwhile (a takeback, a resignation) voids the search.
             current = self.sessions.get(session.id) is session
-            if decisions is not None and current and session.ply == ply:
+            if decisions is not None and current and len(session.events) == version:
                 try:
                     event = session.check_turn(seat, ply, "+".join(decisions))
                 except ApiError:
@@ -167,24 +168,25 @@ class Hub:
     async def broadcast(self, session: MatchSession) -> None:
         """Send every client of the match its own fresh view."""
         followers = list(self.clients.get(session.id, ()))
-        views: dict[frozenset[int], dict[str, Any]] = {}
-        for client in followers:
-            if client.held not in views:
-                views[client.held] = {"type": "view", "view": session.view(client.held)}
         await asyncio.gather(
-            *(self._send(session, client, views[client.held]) for client in followers)
+            *(
+                self._send(session, client, session.view_message(client.held))
+                for client in followers
+            )
         )
 
     async def send_all(self, session: MatchSession, message: dict[str, Any]) -> None:
         """Send the same message to every client of the match."""
         followers = list(self.clients.get(session.id, ()))
-        await asyncio.gather(*(self._send(session, client, message) for client in followers))
+        text = to_json(message)
+        await asyncio.gather(*(self._send(session, client, text) for client in followers))
 
-    async def _send(self, session: MatchSession, client: Client, message: dict[str, Any]) -> None:
+    async def _send(self, session: MatchSession, client: Client, text: str) -> None:
         try:
-            await client.socket.send_json(message)
-        except (RuntimeError, OSError):
-            # The connection went away; its own handler cleans up, the others go on.
+            await client.socket.send_text(text)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            # The connection went away: the change is committed all the same, and the other
+            # clients are told; this one re-reads the view when it reconnects.
             self.leave(session, client)
 
     async def close(self) -> None:

@@ -43,7 +43,7 @@ async def match_socket(socket: WebSocket) -> None:
     hub.join(session, client)
     try:
         async with session.lock:
-            await socket.send_json({"type": "view", "view": session.view(client.held)})
+            await socket.send_text(session.view_message(client.held))
         while True:
             message = await socket.receive_text()
             if len(message) > MAX_MESSAGE_CHARS:

@@ -4,9 +4,13 @@
 a temporary store, then plays Murus Gallicus hot-seat matches through the JSON API, one
 websocket client per seat. Each client plays the first legal move whenever its websocket view
 says it is to move; the latency of a decision is the time from sending its POST to the other
-seat's websocket receiving the view that contains it. Phase 1 plays one match alone, phase 2
-``--games`` matches at once (a finished match is replaced by a new one). Needs the ``dev``
-extra (httpx). Talks to 127.0.0.1 only, and stops after ``--seconds`` per phase.
+seat's websocket receiving the view that contains it. A finished match is replaced by a new
+one. Three phases: one match played as fast as the server answers (decisions/s on one game);
+``--games`` matches played as fast as it answers (decisions/s across them: the server is
+saturated, so latency there is mostly queueing); ``--games`` matches whose players think
+``--think`` seconds (0.5x to 1.5x, at random) before each decision (the update latency of a
+busy but not saturated server). Needs the ``dev`` extra (httpx). Talks to 127.0.0.1 only,
+and stops after ``--seconds`` per phase.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import random
 import socket
 import statistics
 import subprocess
@@ -50,6 +55,7 @@ async def play_seat(
     sent: dict[int, float],
     tally: Tally,
     stop: float,
+    think: float,
 ) -> None:
     """One seat's client: play whenever the view says so; time the other seat's decisions."""
     while time.perf_counter() < stop:
@@ -66,49 +72,57 @@ async def play_seat(
         if view["status"] != "active":
             return
         if view["to_move"] == seat and view["legal"]:
+            if think:
+                await asyncio.sleep(think * random.uniform(0.5, 1.5))
             sent[ply + 1] = time.perf_counter()
             body = {"seat": seat, "ply": ply, "turn": view["legal"][0]["text"]}
-            answer = await http.post(
-                f"/api/matches/{match}/turn",
-                json=body,
-                headers={"Authorization": f"Bearer {token}"},
-            )
+            try:
+                answer = await http.post(
+                    f"/api/matches/{match}/turn",
+                    json=body,
+                    headers={"Authorization": f"Bearer {token}"},
+                )
+            except httpx.HTTPError:
+                tally.errors += 1
+                return
             if answer.status_code == 200:
                 tally.decisions += 1
             else:
                 tally.errors += 1
 
 
-async def play_matches(base: str, stop: float, tally: Tally) -> None:
+async def play_matches(http: httpx.AsyncClient, stop: float, tally: Tally, think: float) -> None:
     """Create matches one after another and play each to its end, until ``stop``."""
-    ws_base = base.replace("http://", "ws://")
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        while time.perf_counter() < stop:
-            answer = (await http.post("/api/matches", json=MATCH)).json()
-            match, tokens = answer["id"], [seat["token"] for seat in answer["seats"]]
-            sent: dict[int, float] = {}
-            sockets = [await connect(f"{ws_base}/ws/matches/{match}") for _ in tokens]
-            try:
-                for sock, token in zip(sockets, tokens, strict=True):
-                    await sock.send(json.dumps({"tokens": [token]}))
-                await asyncio.gather(
-                    *(
-                        play_seat(http, sock, match, seat, token, sent, tally, stop)
-                        for seat, (sock, token) in enumerate(zip(sockets, tokens, strict=True))
-                    )
+    ws_base = str(http.base_url).rstrip("/").replace("http://", "ws://")
+    while time.perf_counter() < stop:
+        answer = (await http.post("/api/matches", json=MATCH)).json()
+        match, tokens = answer["id"], [seat["token"] for seat in answer["seats"]]
+        sent: dict[int, float] = {}
+        sockets = [await connect(f"{ws_base}/ws/matches/{match}") for _ in tokens]
+        try:
+            for sock, token in zip(sockets, tokens, strict=True):
+                await sock.send(json.dumps({"tokens": [token]}))
+            await asyncio.gather(
+                *(
+                    play_seat(http, sock, match, seat, token, sent, tally, stop, think)
+                    for seat, (sock, token) in enumerate(zip(sockets, tokens, strict=True))
                 )
-            finally:
-                for sock in sockets:
-                    await sock.close()
+            )
+        finally:
+            for sock in sockets:
+                await sock.close()
 
 
-async def phase(base: str, games: int, seconds: float) -> tuple[Tally, float]:
+async def phase(base: str, games: int, seconds: float, think: float) -> tuple[Tally, float]:
     """Play ``games`` matches at once for ``seconds``; returns the tally and elapsed time."""
     tally = Tally()
-    start = time.perf_counter()
-    stop = start + seconds
-    await asyncio.gather(*(play_matches(base, stop, tally) for _ in range(games)))
-    return tally, time.perf_counter() - start
+    # One client for all matches: each new client would load the TLS CA bundle again.
+    limits = httpx.Limits(max_connections=2 * games, max_keepalive_connections=2 * games)
+    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
+        start = time.perf_counter()
+        stop = start + seconds
+        await asyncio.gather(*(play_matches(http, stop, tally, think) for _ in range(games)))
+        return tally, time.perf_counter() - start
 
 
 def report(name: str, tally: Tally, elapsed: float) -> dict[str, Any]:
@@ -152,14 +166,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="concurrent matches (phase 2)")
     parser.add_argument("--seconds", type=float, default=20.0, help="duration of each phase")
+    parser.add_argument(
+        "--think", type=float, default=2.0, help="mean seconds a player thinks (phase 3)"
+    )
     args = parser.parse_args()
-    if not 1 <= args.games <= 500 or not 0 < args.seconds <= 300:
-        parser.error("--games must be 1..500 and --seconds 0..300")
+    if not 1 <= args.games <= 500 or not 0 < args.seconds <= 300 or not 0 < args.think <= 60:
+        parser.error("--games must be 1..500, --seconds 0..300 and --think 0..60")
     with tempfile.TemporaryDirectory() as folder:
         process, base = start_server(Path(folder) / "load.sqlite3")
         try:
-            for name, games in (("one match", 1), (f"{args.games} matches", args.games)):
-                tally, elapsed = asyncio.run(phase(base, games, args.seconds))
+            phases = [
+                ("one match, no thinking", 1, 0.0),
+                (f"{args.games} matches, no thinking", args.games, 0.0),
+                (f"{args.games} matches, {args.think} s thinking", args.games, args.think),
+            ]
+            for name, games, think in phases:
+                tally, elapsed = asyncio.run(phase(base, games, args.seconds, think))
                 print(json.dumps(report(name, tally, elapsed)), flush=True)
         finally:
             process.terminate()

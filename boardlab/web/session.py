@@ -8,6 +8,7 @@ applies it here and tells the clients.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -47,7 +48,7 @@ class MatchSession:
         self.thinking: int | None = None
         self.bot_task: asyncio.Task[None] | None = None
         self.lock = asyncio.Lock()
-        self._views: dict[tuple[int, int | None, frozenset[int]], dict[str, Any]] = {}
+        self._views: dict[tuple[int, int | None, frozenset[int]], str] = {}
         self.summary = stored.summary
         for event in stored.events:
             self.apply(event)
@@ -206,6 +207,11 @@ class MatchSession:
         to_move = self.to_move
         return to_move if to_move in held else min(held)
 
+    def drawn_as(self, view: int) -> int:
+        """The view a picture is drawn in: in a game without hidden information every seat
+        sees the same, so all share the spectator's picture (drawn once, see ``pictures``)."""
+        return view if self.game.has_hidden_information else SPECTATOR
+
     def hides(self, state: State, view: int) -> bool:
         """True when ``view`` may not see all of ``state``."""
         if not self.game.has_hidden_information:
@@ -229,24 +235,33 @@ class MatchSession:
             state.apply_action(action)
         return paths
 
-    def view(self, held: frozenset[int]) -> dict[str, Any]:
-        """The view object (``docs/web-api.md``) for a client holding ``held``.
+    def view_json(self, held: frozenset[int]) -> str:
+        """The view object (``docs/web-api.md``) for a client holding ``held``, as JSON.
 
         Views are kept until the match changes: a commit's answer and its broadcast to the
-        clients holding the same seats draw the picture once.
+        clients holding the same seats draw and encode the view once.
         """
         key = (len(self.events), self.thinking, held)
         cached = self._views.get(key)
         if cached is None:
             if len(self._views) >= VIEW_CACHE_SIZE:
                 self._views.clear()
-            cached = self._views[key] = self._build_view(held)
+            cached = self._views[key] = to_json(self.view(held))
         return cached
+
+    def view_message(self, held: frozenset[int]) -> str:
+        """The websocket message that carries the view."""
+        return f'{{"type":"view","view":{self.view_json(held)}}}'
+
+    def view(self, held: frozenset[int]) -> dict[str, Any]:
+        """The view object for a client holding ``held``."""
+        return self._build_view(held)
 
     def _build_view(self, held: frozenset[int]) -> dict[str, Any]:
         view = self.viewer(held)
         state = self.state
-        model = state.render_model(view=view, last_turn=self.last_turn_paths(self.ply, view))
+        paths = self.last_turn_paths(self.ply, view)
+        model = state.render_model(view=self.drawn_as(view), last_turn=paths)
         acting = self.to_move is not None and self.to_move in held
         hiding = self.hides(state, view)
         return {
@@ -306,7 +321,8 @@ class MatchSession:
             raise ApiError(400, f"'at' must be a turn number from 0 to {self.ply}")
         view = self.viewer(held)
         state = self.states[at]
-        model = state.render_model(view=view, last_turn=self.last_turn_paths(at, view))
+        paths = self.last_turn_paths(at, view)
+        model = state.render_model(view=self.drawn_as(view), last_turn=paths)
         return {
             "at": at,
             "svg": picture(model),
@@ -329,7 +345,7 @@ class MatchSession:
             probe.apply_action(action)
         complete = bool(steps) and (probe.is_terminal() or probe.turn_start)
         return {
-            "svg": picture(probe.render_model(view=seat, last_turn=paths)),
+            "svg": picture(probe.render_model(view=self.drawn_as(seat), last_turn=paths)),
             "legal": [] if complete else self.legal(probe),
             "turn_complete": complete,
         }
@@ -348,6 +364,11 @@ class MatchSession:
             return self.state.presets()
         except BoardlabError:
             return []
+
+
+def to_json(data: Any) -> str:
+    """Compact JSON, as the API sends it."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def _resignation(players: int, seat: int) -> Outcome:

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -242,3 +243,28 @@ def test_the_record_download_replays_with_the_cli(shared_server: Server, tmp_pat
     )
     assert replay.returncode == 0, replay.stderr
     assert view["result"]["text"].split(" (")[0] in replay.stdout
+
+
+def test_concurrent_turns_on_one_match_are_serialised(shared_server: Server) -> None:
+    match, (romans, _) = create(shared_server, MURUS_HOT_SEAT)
+    moves = ["a1-a3", "b1-b3", "c1-c3", "d1-d3", "e1-e3", "f1-f3"]
+    with ThreadPoolExecutor(len(moves)) as pool:
+        answers = list(pool.map(lambda m: turn(shared_server, match, romans, 0, 0, m), moves))
+    statuses = sorted(status for status, _ in answers)
+    assert statuses == [200] + [409] * (len(moves) - 1)
+    view = shared_server.get(f"/api/matches/{match}")[1]
+    winner = next(answer for status, answer in answers if status == 200)
+    assert view["ply"] == 1 and view["moves"] == winner["moves"]
+
+
+def test_the_server_answers_while_a_bot_thinks(shared_server: Server) -> None:
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "level:expert"}]
+    match, (romans, _) = create(shared_server, {"game": "murus-gallicus", "seats": seats})
+    status, view = turn(shared_server, match, romans, 0, 0, "d1-d3")
+    assert status == 200 and view["thinking"]
+    # Another match is played while the search runs in a worker process.
+    other, (first, second) = create(shared_server, MURUS_HOT_SEAT)
+    assert turn(shared_server, other, first, 0, 0, "d1-d3")[0] == 200
+    assert turn(shared_server, other, second, 1, 1, "a7-a5")[0] == 200
+    assert shared_server.get(f"/api/matches/{match}")[1]["thinking"]
+    assert shared_server.post(f"/api/matches/{match}/resign", {"seat": 0}, romans)[0] == 200
