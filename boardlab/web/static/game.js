@@ -158,6 +158,8 @@ class GamePage {
     watch.hidden = holds || !v.rematch;
     if (v.rematch) watch.href = `/match/${encodeURIComponent(v.rematch)}`;
     $("notation").hidden = this.mySeat() === null;
+    const example = (v.legal ?? []).find((d) => d.text)?.text;
+    $("notation-input").placeholder = example ? `e.g. ${example}` : "";
   }
 
   renderInvites() {

@@ -56,8 +56,12 @@ function optionField(option) {
   } else if (option.choices && option.choices.length) {
     input = el("select", { id, name: option.key }, option.choices.map((choice) =>
       el("option", { value: String(choice), selected: choice === option.default }, String(choice))));
-  } else if (option.kind === "int" && typeof option.default === "number") {
-    input = el("input", { type: "number", id, name: option.key, value: option.default, min: option.min, max: option.max, step: 1, required: true });
+  } else if (option.kind === "int") {
+    const given = typeof option.default === "number";
+    input = el("input", {
+      type: "number", id, name: option.key, value: given ? option.default : "", min: option.min,
+      max: option.max, step: 1, required: given, placeholder: given ? null : "not set",
+    });
   } else {
     input = el("input", { type: "text", id, name: option.key, value: String(option.default ?? ""), maxlength: 200 });
   }
@@ -88,7 +92,8 @@ function showSeats() {
   const rows = [];
   for (let seat = 0; seat < n; seat += 1) {
     const name = chosen.player_names[seat] ?? `P${seat + 1}`;
-    const fallback = seat === 0 ? "human" : `bot:${bots[0].spec}`;
+    const level = bots.find((bot) => bot.spec.startsWith("level:")) ?? bots[0];
+    const fallback = seat === 0 ? "human" : `bot:${level.spec}`;
     const select = el("select", { id: `seat-${seat}`, name: `seat-${seat}` },
       el("option", { value: "human" }, "You (this browser)"),
       el("option", { value: "invite" }, "A friend (invite link)"),
@@ -171,7 +176,8 @@ function resultText(result) {
 function when(stamp) {
   if (!stamp) return "";
   const date = new Date(typeof stamp === "number" ? stamp * 1000 : stamp);
-  return Number.isNaN(date.getTime()) ? String(stamp) : date.toLocaleString();
+  return Number.isNaN(date.getTime())
+    ? String(stamp) : date.toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" });
 }
 
 start();
