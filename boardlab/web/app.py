@@ -19,7 +19,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from boardlab.core.render_model import SPECTATOR
 from boardlab.web import api
-from boardlab.web.bots import bot_pool
 from boardlab.web.catalogue import build_catalogue
 from boardlab.web.errors import ApiError
 from boardlab.web.hub import Hub
@@ -116,8 +115,7 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         app.state.catalogue = None
         store = SqliteStore(db_path)
-        pool = bot_pool(bot_workers)
-        hub = Hub(store, pool)
+        hub = Hub(store, bot_workers)
         app.state.hub = hub
         resumed = hub.resume_bots()
         if resumed:
@@ -128,7 +126,6 @@ def create_app(
             yield
         finally:
             await hub.close()
-            pool.shutdown(wait=False, cancel_futures=True)
             store.close()
 
     routes = [

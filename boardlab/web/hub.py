@@ -11,15 +11,15 @@ import asyncio
 import logging
 import random
 import secrets
-from concurrent.futures import Executor
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from boardlab.core.errors import BoardlabError
-from boardlab.web.bots import bot_turn
+from boardlab.web.bots import bot_pool, bot_turn
 from boardlab.web.errors import ApiError
 from boardlab.web.session import MatchSession, to_json
 from boardlab.web.store import Event, MatchConfig, Store, StoredMatch, Summary
@@ -47,10 +47,14 @@ class Hub:
     """Live sessions, their websocket clients and their bots."""
 
     store: Store
-    pool: Executor
+    workers: int
+    pool: ProcessPoolExecutor = field(init=False)
     sessions: dict[str, MatchSession] = field(default_factory=dict)
     clients: dict[str, set[Client]] = field(default_factory=dict)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.pool = bot_pool(self.workers)
 
     # -- sessions -------------------------------------------------------------------------
 
@@ -123,23 +127,16 @@ class Hub:
         ply, version = session.ply, len(session.events)
         spec = session.config.seats[seat].bot or "random"
         await self.send_all(session, {"type": "thinking", "seat": seat})
-        turns = [turn.text for turn in session.turns]
-        options = session.config.options
-        loop = asyncio.get_running_loop()
-        seed = random.SystemRandom().randrange(2**31)
-        try:
-            decisions = await loop.run_in_executor(
-                self.pool, bot_turn, session.game.id, options, turns, seat, spec, seed
-            )
-        except (BoardlabError, ValueError, RuntimeError, OSError):
-            LOG.exception("bot %s failed in match %s", spec, session.id)
-            decisions = None
+        decisions = await self._search(session, seat, spec)
         async with session.lock:
             session.bot_task = None
             session.thinking = None
             # Anything that happened meanwhile (a takeback, a resignation) voids the search.
-            current = self.sessions.get(session.id) is session
-            if decisions is not None and current and len(session.events) == version:
+            if self.sessions.get(session.id) is not session or len(session.events) != version:
+                self.start_bot(session)
+                await self.broadcast(session)
+                return
+            if decisions is not None:
                 try:
                     event = session.check_turn(seat, ply, "+".join(decisions))
                 except ApiError:
@@ -147,9 +144,36 @@ class Hub:
                 else:
                     await self.commit(session, event)
                     return
-            # Nothing committed (the position changed under the bot, or it failed): look again.
-            self.start_bot(session)
+            # The bot could not play: the match waits (logged) until the server restarts.
             await self.broadcast(session)
+
+    async def _search(self, session: MatchSession, seat: int, spec: str) -> list[str] | None:
+        """The bot's turn from a worker process; a failed search is tried once more with the
+        random mover, and a broken pool (a worker killed) is replaced."""
+        turns = [turn.text for turn in session.turns]
+        loop = asyncio.get_running_loop()
+        for player in (spec, "random"):
+            seed = random.SystemRandom().randrange(2**31)
+            try:
+                decisions: list[str] = await loop.run_in_executor(
+                    self.pool,
+                    bot_turn,
+                    session.game.id,
+                    session.config.options,
+                    turns,
+                    seat,
+                    player,
+                    seed,
+                )
+                return decisions
+            except BrokenProcessPool:
+                LOG.error("a bot worker died; starting new ones")
+                self.pool.shutdown(wait=False, cancel_futures=True)
+                self.pool = bot_pool(self.workers)
+            except Exception:
+                # Whatever went wrong in the search, the server and the match go on.
+                LOG.exception("bot %s failed in match %s", player, session.id)
+        return None
 
     # -- clients --------------------------------------------------------------------------
 
@@ -194,6 +218,7 @@ class Hub:
         for task in list(self.tasks):
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
+        self.pool.shutdown(wait=False, cancel_futures=True)
 
 
 def preset_seed() -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -98,3 +99,50 @@ def test_serve_binds_loopback_by_default(tmp_path: Path) -> None:
         process.send_signal(signal.SIGINT)
         process.wait(30)
     assert process.returncode == 0
+
+
+def descendants(pid: int, depth: int = 10) -> list[int]:
+    """The processes below ``pid`` down to ``depth`` generations, read from /proc."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            # The parent pid is the second field after the parenthesised command name.
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found: list[int] = []
+    frontier = [pid]
+    for _ in range(depth):
+        frontier = [child for child, parent in parents.items() if parent in frontier]
+        found += frontier
+    return found
+
+
+def test_a_killed_bot_worker_does_not_stop_the_game(tmp_path: Path) -> None:
+    server = start_server(tmp_path / "boardlab.sqlite3")
+    try:
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": "level:expert"}]
+        match, (romans, _) = create(server, {"game": "murus-gallicus", "seats": seats})
+        status, view = turn(server, match, romans, 0, 0, "d1-d3")
+        assert status == 200 and view["thinking"]
+        # The workers are the fork server's children, once it has started them.
+        deadline = time.monotonic() + 30
+        workers: list[int] = []
+        while not workers and time.monotonic() < deadline:
+            children = set(descendants(server.process.pid, depth=1))
+            workers = [pid for pid in descendants(server.process.pid) if pid not in children]
+            time.sleep(0.05)
+        assert workers
+        for pid in workers:
+            os.kill(pid, signal.SIGKILL)
+        view = wait_for_ply(server, match, 2, romans)
+        assert view["moves"][1]["seat"] == 1 and not view["thinking"]
+        assert turn(server, match, romans, 0, 2, view["legal"][0]["text"])[0] == 200
+        wait_for_ply(server, match, 4, romans)
+    finally:
+        server.stop()
+    # Depending on when the kill lands: a broken pool, or a worker that failed to start.
+    output = server.output()
+    assert "a bot worker died" in output or "bot level:expert failed" in output
