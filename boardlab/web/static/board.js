@@ -59,23 +59,26 @@ export class Board {
       node.removeAttribute("role");
     }
     this.svg.querySelector(".bl-overlay")?.remove();
+    const picks = [
+      ...[...selected].map((id) => ({ id, selected: true })),
+      ...[...targets].map((id) => ({ id, selected: false })),
+    ].map((pick) => ({ ...pick, node: this.element(pick.id) })).filter((pick) => pick.node);
+    // Measure every box before changing anything, so the page is laid out once, not per cell.
+    for (const pick of picks) pick.box = this.box(pick.node);
     const overlay = document.createElementNS(SVG_NS, "g");
     overlay.setAttribute("class", "bl-overlay");
     overlay.setAttribute("pointer-events", "none");
-    for (const id of selected) {
-      const node = this.element(id);
-      if (!node) continue;
-      node.classList.add("bl-selected");
-      overlay.append(this.ring(node, "bl-ring"));
-    }
-    for (const id of targets) {
-      const node = this.element(id);
-      if (!node) continue;
+    for (const { id, node, box, selected: isSelected } of picks) {
+      if (isSelected) {
+        node.classList.add("bl-selected");
+        overlay.append(ring(box, "bl-ring"));
+        continue;
+      }
       node.classList.add("bl-target");
       node.setAttribute("tabindex", "0");
       node.setAttribute("role", "button");
       node.setAttribute("aria-label", id);
-      overlay.append(firstClick ? this.ring(node, "bl-origin") : this.dot(node));
+      overlay.append(firstClick ? ring(box, "bl-origin") : dot(box));
     }
     this.svg.append(overlay);
   }
@@ -91,27 +94,27 @@ export class Board {
     const [[x1, y1], [x2, y2]] = corners;
     return { x: Math.min(x1, x2), y: Math.min(y1, y2), w: Math.abs(x2 - x1), h: Math.abs(y2 - y1) };
   }
+}
 
-  dot(node) {
-    const b = this.box(node);
-    const dot = document.createElementNS(SVG_NS, "circle");
-    dot.setAttribute("class", "bl-dot");
-    dot.setAttribute("cx", b.x + b.w / 2);
-    dot.setAttribute("cy", b.y + b.h / 2);
-    dot.setAttribute("r", Math.max(Math.min(b.w, b.h) * 0.16, 1));
-    return dot;
-  }
+/** A round mark in the middle of a box: a cell that may be clicked next. */
+function dot(b) {
+  const mark = document.createElementNS(SVG_NS, "circle");
+  mark.setAttribute("class", "bl-dot");
+  mark.setAttribute("cx", b.x + b.w / 2);
+  mark.setAttribute("cy", b.y + b.h / 2);
+  mark.setAttribute("r", Math.max(Math.min(b.w, b.h) * 0.16, 1));
+  return mark;
+}
 
-  ring(node, kind) {
-    const b = this.box(node);
-    const ring = document.createElementNS(SVG_NS, "rect");
-    ring.setAttribute("class", kind);
-    const pad = Math.min(b.w, b.h) * 0.04;
-    ring.setAttribute("x", b.x + pad);
-    ring.setAttribute("y", b.y + pad);
-    ring.setAttribute("width", Math.max(b.w - 2 * pad, 1));
-    ring.setAttribute("height", Math.max(b.h - 2 * pad, 1));
-    ring.setAttribute("rx", Math.min(b.w, b.h) * 0.12);
-    return ring;
-  }
+/** A rounded frame just inside a box, of class `kind` (selected cell or first-click piece). */
+function ring(b, kind) {
+  const mark = document.createElementNS(SVG_NS, "rect");
+  mark.setAttribute("class", kind);
+  const pad = Math.min(b.w, b.h) * 0.04;
+  mark.setAttribute("x", b.x + pad);
+  mark.setAttribute("y", b.y + pad);
+  mark.setAttribute("width", Math.max(b.w - 2 * pad, 1));
+  mark.setAttribute("height", Math.max(b.h - 2 * pad, 1));
+  mark.setAttribute("rx", Math.min(b.w, b.h) * 0.12);
+  return mark;
 }
