@@ -69,9 +69,9 @@ def seen_by_north_and_spectators(server: Server, lineup: str) -> tuple[str, list
     return match, payloads, view["moves"][0]["turn"]
 
 
-def test_a_hidden_deployment_leaves_no_trace_in_anything_sent(server: Server) -> None:
-    first, seen_first, south_first = seen_by_north_and_spectators(server, "classic")
-    second, seen_second, south_second = seen_by_north_and_spectators(server, "fortress")
+def test_a_hidden_deployment_leaves_no_trace_in_anything_sent(shared_server: Server) -> None:
+    first, seen_first, south_first = seen_by_north_and_spectators(shared_server, "classic")
+    second, seen_second, south_second = seen_by_north_and_spectators(shared_server, "fortress")
     assert south_first != south_second
     # What North, spectators and the hot-seat page got cannot tell the two lineups apart ...
     normalise = [
@@ -90,28 +90,28 @@ def test_a_hidden_deployment_leaves_no_trace_in_anything_sent(server: Server) ->
         assert '"(hidden)"' in blob and "the record is available once nothing is hidden" in blob
 
 
-def test_south_sees_its_own_deployment_and_everyone_sees_all_afterwards(server: Server) -> None:
+def test_south_sees_its_deployment_and_everyone_sees_all_afterwards(shared_server: Server) -> None:
     match, (south, north) = create(
-        server, {"game": "cyvasse", "seats": [{"kind": "human"}, {"kind": "invite"}]}
+        shared_server, {"game": "cyvasse", "seats": [{"kind": "human"}, {"kind": "invite"}]}
     )
-    view = preset(server, match, south, 0, 0, "classic")
+    view = preset(shared_server, match, south, 0, 0, "classic")
     own = view["moves"][0]["turn"]
     assert own != "(hidden)" and own.count("@") == 19
-    assert server.get(f"/api/matches/{match}/record", south)[0] == 200
-    preset(server, match, north, 1, 1, "vanguard")
+    assert shared_server.get(f"/api/matches/{match}/record", south)[0] == 200
+    preset(shared_server, match, north, 1, 1, "vanguard")
     for token in (north, None):
-        view = server.get(f"/api/matches/{match}", token)[1]
+        view = shared_server.get(f"/api/matches/{match}", token)[1]
         assert view["moves"][0]["turn"] == own
-        assert server.get(f"/api/matches/{match}/record", token)[0] == 200
+        assert shared_server.get(f"/api/matches/{match}/record", token)[0] == 200
 
 
-def test_a_bot_deployment_is_hidden_too(server: Server) -> None:
+def test_a_bot_deployment_is_hidden_too(shared_server: Server) -> None:
     seats = [{"kind": "bot", "bot": "level:easy"}, {"kind": "human"}]
-    match, (_, north) = create(server, {"game": "cyvasse", "seats": seats})
-    view = wait_for_ply(server, match, 1, north)
+    match, (_, north) = create(shared_server, {"game": "cyvasse", "seats": seats})
+    view = wait_for_ply(shared_server, match, 1, north)
     assert view["moves"] == [{"n": 1, "seat": 0, "turn": "(hidden)"}]
-    hidden = json.dumps(view) + json.dumps(server.get(f"/api/matches/{match}")[1])
-    preset(server, match, north, 1, 1, "classic")
-    turn = server.get(f"/api/matches/{match}", north)[1]["moves"][0]["turn"]
+    hidden = json.dumps(view) + json.dumps(shared_server.get(f"/api/matches/{match}")[1])
+    preset(shared_server, match, north, 1, 1, "classic")
+    turn = shared_server.get(f"/api/matches/{match}", north)[1]["moves"][0]["turn"]
     assert turn.count("@") == 19
     assert not [d for d in turn.split("+") if re.search(rf"{re.escape(d)}(?!\d)", hidden)]
