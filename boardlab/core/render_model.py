@@ -12,7 +12,7 @@ cell maps straight to notation.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, is_dataclass
 from typing import Any, Literal
 
 Shape = Literal["square", "hex", "circle"]
@@ -146,7 +146,7 @@ class RenderModel:
 
     def to_json(self) -> str:
         """The model as a JSON text."""
-        return json.dumps(asdict(self), separators=(",", ":"))
+        return json.dumps(to_plain(self), separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str) -> RenderModel:
@@ -154,8 +154,17 @@ class RenderModel:
         return model_from_dict(json.loads(text))
 
 
+def to_plain(value: object) -> Any:
+    """Dicts, lists and scalars of a model (``dataclasses.asdict`` without its deep copies)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {key: to_plain(item) for key, item in vars(value).items()}
+    if isinstance(value, tuple):
+        return [to_plain(item) for item in value]
+    return value
+
+
 def model_from_dict(data: dict[str, Any]) -> RenderModel:
-    """Rebuild a model from ``dataclasses.asdict`` output (lists become tuples)."""
+    """Rebuild a model from :func:`to_plain` output (lists become tuples)."""
 
     def pieces(items: list[dict[str, Any]]) -> tuple[Piece, ...]:
         return tuple(Piece(**item) for item in items)

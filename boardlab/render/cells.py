@@ -22,6 +22,7 @@ from boardlab.render.palette import (
     LAST,
     MUTED,
     TONES,
+    is_dark,
     seat_colour,
 )
 from boardlab.render.pieces import piece_name
@@ -42,15 +43,13 @@ def shape(cell: Cell, x: float, y: float, pointy: bool, grow: float, paint: str)
 
 
 def frame_svg(cell: Cell, x: float, y: float, pointy: bool) -> str:
-    """The cell's share of the dark rim drawn under the board, so the board has an edge."""
-    return shape(
-        cell,
-        x,
-        y,
-        pointy,
-        0.0,
-        f'fill="{FRAME}" stroke="{FRAME}" stroke-width="{num(0.16)}" stroke-linejoin="round"',
-    )
+    """The cell's share of the dark rim drawn under the board, so the board has an edge.
+
+    A round spot stands alone (a track, a place beside the board), so its rim is thinner.
+    """
+    rim = 0.16 if cell.shape != "circle" else 0.08
+    paint = f'fill="{FRAME}" stroke="{FRAME}" stroke-width="{num(rim)}" stroke-linejoin="round"'
+    return shape(cell, x, y, pointy, 0.0, paint)
 
 
 def _decoration(cell: Cell, x: float, y: float, u: float) -> list[str]:
@@ -62,7 +61,7 @@ def _decoration(cell: Cell, x: float, y: float, u: float) -> list[str]:
             angle = -90 + 36 * k
             points.append(_polar(x, y, radius, angle))
         return [
-            f'<polygon class="deco" points="{polygon(points)}" fill="#FFFFFF" fill-opacity="0.7"/>'
+            f'<polygon class="deco" points="{polygon(points)}" fill="{FRAME}" fill-opacity="0.5"/>'
         ]
     if cell.kind == "centre":
         # A four-pointed compass star in the rim's colour: it must not look like a piece.
@@ -110,7 +109,8 @@ def cell_svg(
     fill = KIND_FILLS.get(kind, TONES[tone % len(TONES)])
     owner = "" if cell.owner is None else f" owner-{cell.owner}"
     parts = [
-        f'<g class="cell kind-{escape(cell.kind)}{owner}{classes}" data-id={quoteattr(cell.id)}>',
+        f"<g class={quoteattr(f'cell kind-{cell.kind}{owner}{classes}')} "
+        f"data-id={quoteattr(cell.id)}>",
         f"<title>{escape(_cell_title(model, cell))}</title>",
         shape(cell, x, y, pointy, 0.0, f'fill="{fill}" stroke="{GRID}" stroke-width="{num(0.02)}"'),
     ]
@@ -154,7 +154,7 @@ def _cell_label(cell: Cell, x: float, y: float, u: float) -> list[str]:
     if not cell.stack:
         return [
             f'<text class="clabel" x="{num(x)}" y="{num(y)}" dy="0.35em" '
-            f'font-size="{num(0.8 * u)}" fill="{MUTED}">{text}</text>'
+            f'font-size="{num(0.8 * u)}" fill="{_label_ink(cell)}">{text}</text>'
         ]
     tx, ty, tr = x - 0.7 * u, y + 0.7 * u, 0.27 * u
     return [
@@ -163,6 +163,12 @@ def _cell_label(cell: Cell, x: float, y: float, u: float) -> list[str]:
         f'<text class="clabel" x="{num(tx)}" y="{num(ty)}" dy="0.35em" '
         f'font-size="{num(1.3 * tr)}" fill="{INK}">{text}</text>',
     ]
+
+
+def _label_ink(cell: Cell) -> str:
+    """Muted ink on light cells, pale ink on the dark kinds (a blocked square's value)."""
+    fill = KIND_FILLS.get(cell.kind)
+    return "#F3ECDD" if fill is not None and is_dark(fill) else MUTED
 
 
 def _cell_title(model: RenderModel, cell: Cell) -> str:

@@ -19,14 +19,14 @@ class PictureError(BoardlabError):
     """A picture cannot be made or written (no PNG library, an unwritable path)."""
 
 
-def svg_to_png(svg: str, width: int | None = None) -> bytes:
-    """The PNG image of an SVG document (``width`` in pixels; default: the SVG's own size)."""
+def svg_to_png(svg: str, scale: float = 1.5) -> bytes:
+    """The PNG image of an SVG document, ``scale`` times its own pixel size (1.5: crisp)."""
     try:
         cairosvg = importlib.import_module("cairosvg")
     except (ImportError, OSError) as error:
         # OSError: the package is there but the system's cairo library is not.
         raise PictureError(f"{PNG_HINT} ({error})") from error
-    png: bytes = cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width)
+    png: bytes = cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)
     return png
 
 

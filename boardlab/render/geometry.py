@@ -20,8 +20,9 @@ SQRT3 = math.sqrt(3.0)
 
 def num(value: float) -> str:
     """A board-unit length or coordinate as SVG text (hundredths, at most one decimal)."""
-    text = f"{value * SCALE:.1f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
+    scaled = round(value * SCALE, 1)
+    whole = int(scaled)
+    return str(whole) if scaled == whole else str(scaled)
 
 
 @dataclass(frozen=True)

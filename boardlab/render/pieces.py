@@ -70,7 +70,7 @@ def piece_svg(
                 y,
                 r * 0.86,
                 colour,
-                f'fill-opacity="0.22" stroke="{colour}" stroke-width="{num(0.16 * r)}"',
+                f'fill-opacity="0.14" stroke="{colour}" stroke-width="{num(0.16 * r)}"',
             ),
         ]
         ink = INK

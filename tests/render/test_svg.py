@@ -193,3 +193,25 @@ def test_a_state_shows_itself_as_svg_in_a_notebook() -> None:
     assert set(groups(parse(state._repr_svg_()), "cell")) == {
         cell.id for cell in state.render_model().cells
     }
+
+
+def test_ids_and_kinds_with_quotes_stay_well_formed() -> None:
+    model = square_model()
+    odd = replace(model.cells[0], id='a"1 <&>', kind="odd'kind\"")
+    model = replace(model, cells=(odd, *model.cells[1:]), last_turn=())
+    root = parse(render_svg(model, highlights=['a"1 <&>']))
+    cell = groups(root, "cell")['a"1 <&>']
+    assert cell.get("class") == "cell kind-odd'kind\" owner-0 hl"
+
+
+def test_hexes_are_pointy_or_flat_top_as_their_rows_suggest() -> None:
+    pointy = hex_model(2)
+    flat = replace(pointy, cells=tuple(replace(c, x=c.y, y=c.x) for c in pointy.cells))
+    for model, corner in ((pointy, "top"), (flat, "right")):
+        root = parse(render_svg(model))
+        cell = groups(root, "cell")["0,0"].find(f"{SVG}polygon")
+        assert cell is not None
+        x, y = (float(v) for v in cell.get("points", "").split()[0].split(","))
+        # The first corner of a pointy-top hex is straight above its centre (0, 0), of a
+        # flat-top hex straight to its right.
+        assert (x == 0 and y < 0) if corner == "top" else (y == 0 and x > 0)

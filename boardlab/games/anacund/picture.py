@@ -3,7 +3,8 @@
 The ring of 36 squares is the perimeter of the 3 x 17 rectangle (spec §2): squares 1-17 along
 the top row left to right, 18 in the middle of the right end, 19-35 along the bottom row right
 to left, 36 in the middle of the left end; the middle cells of columns 2-16 are not squares.
-Each square shows its value from the layout; the bonus square is a cell of kind ``bonus``.
+Each square shows its value from the layout; the bonus square is a cell of kind ``bonus``
+until it is blocked (the notes always name it).
 Square numbers are labels outside the rectangle, and a captured piece lies further out beside
 its square, on a round cell ``beside-N`` of kind ``captured``, in its captor's colour.
 
@@ -70,10 +71,10 @@ def _square(state: AnacundState, index: int) -> Cell:
     code = state.squares[index]
     x, y, _, _ = _centre(index)
     kind = "normal"
-    if index + 1 == state.layout.bonus:
-        kind = "bonus"
-    elif code in rules.BLOCKED:
+    if code in rules.BLOCKED:  # unplayable first: a blocked bonus square is named in the notes
         kind = "blocked"
+    elif index + 1 == state.layout.bonus:
+        kind = "bonus"
     stack = (Piece(rules.PIECE.index(code), "piece"),) if code in rules.PIECE else ()
     return Cell(
         str(index + 1), "square", x, y, 1.0, kind, label=state.layout.values[index], stack=stack
@@ -173,6 +174,8 @@ def render_model(state: AnacundState) -> RenderModel:
         scores=tuple(float(score) for score in state.scores()),
         notes=(
             TRACKS[str(state.game.options["track"])],
+            f"Bonus square: {state.layout.bonus} (+{state.game.bonus_points} for the colour on"
+            " or beside it).",
             *(seat_line(state, seat, align=False) for seat in (0, 1)),
             *last_placement_lines(state),
             *(score_lines(state) if outcome is not None else ()),

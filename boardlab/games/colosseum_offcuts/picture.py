@@ -95,6 +95,7 @@ def render_model(state: ColosseumState) -> RenderModel:
 
 
 def _pool_width(pool: Pool) -> float:
+    """The drawn width of a pool (RENDER-CONVENTIONS: slots of 0.9, or the title's length)."""
     return max(0.9 * len(pool.pieces) + 0.9, 0.22 * len(pool.title))
 
 

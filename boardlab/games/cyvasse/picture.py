@@ -59,6 +59,7 @@ UNIT_KINDS = (
 
 
 def _centre(h: int) -> tuple[float, float]:
+    """Board-unit centre of a hex: the pointy-top layout of its axial coordinates."""
     q, r = AXIAL[h]
     return q + r / 2, r * ROW
 
@@ -71,6 +72,7 @@ def item_piece(item: int, side: int, count: int = 1) -> Piece:
 
 
 def _cell_pieces(cell: int) -> tuple[Piece, ...]:
+    """The stack of a board cell code: nothing, a Mountain or one unit."""
     if cell == EMPTY:
         return ()
     if cell == MOUNTAIN:
@@ -79,6 +81,7 @@ def _cell_pieces(cell: int) -> tuple[Piece, ...]:
 
 
 def _cell(state: CyvasseState, h: int) -> Cell:
+    """Hex ``h`` as this state may show it (a hidden zone shows nothing)."""
     x, y = _centre(h)
     zone = ZONE_OF[h]
     kind, owner = "normal", None
@@ -110,6 +113,8 @@ EDGE = max(abs(label.x) for label in LABELS)
 """Half the width covered by the board and its rank numbers."""
 TOP = RANKS // 2 * ROW + RADIUS + LABEL_GAP
 """Distance from the centre to the letters above rank 11 (and below rank 1)."""
+POOL_TOP = TOP + 0.4
+"""Distance from the centre to the near edge of each pool."""
 ROWS_DOWN = tuple(
     h
     for rank in range(RANKS, 0, -1)
@@ -121,12 +126,11 @@ ROWS_DOWN = tuple(
 def render_model(state: CyvasseState) -> RenderModel:
     """The picture of ``state``; a view state hides the zones in its ``hidden_zones``."""
     names = state.game.player_names
-    top = TOP + 0.4
     pools = (
-        _pool(state, 1, round(-top - POOL_HEIGHT, 4)),
-        _pool(state, 0, round(top, 4)),
+        _pool(state, 1, round(-POOL_TOP - POOL_HEIGHT, 4)),
+        _pool(state, 0, round(POOL_TOP, 4)),
     )
-    bottom = round(top + POOL_HEIGHT + MARGIN, 4)
+    bottom = round(POOL_TOP + POOL_HEIGHT + MARGIN, 4)
     terminal = state.is_terminal()
     return RenderModel(
         game=state.game.id,
@@ -150,6 +154,7 @@ def _pool(state: CyvasseState, side: int, y: float) -> Pool:
 
 
 def _pool_contents(state: CyvasseState, side: int) -> tuple[str, tuple[Piece, ...]]:
+    """Title and pieces of a side's pool."""
     name = state.game.player_names[side]
     counts = state.game.counts
     if state.deploying:

@@ -74,6 +74,16 @@ def test_pieces_on_the_track_and_beside_it_match_the_position_text() -> None:
     assert "Last placement: 5@21, captured 20 22" in model.notes
 
 
+def test_a_blocked_bonus_square_is_drawn_blocked_and_named_in_the_notes() -> None:
+    position = state(f"{L0} ba......................b..a..b..a.. A 0 663/555")
+    assert position.render_model().cell("2").kind == "bonus"
+    position.play("3@36")  # captures B's piece on 1, not the bonus square 2
+    assert position.render_model().cell("1").kind == "blocked"
+    blocked = state(f"{L0} .B.........a..b............a..b..a.. A 0 663/555").render_model()
+    assert blocked.cell("2").kind == "blocked"
+    assert "Bonus square: 2 (+5 for the colour on or beside it)." in blocked.notes
+
+
 def test_groups_are_pools_with_one_clickable_entry_per_size_for_the_side_to_move() -> None:
     model = state(CAPTURE).render_model()
     a_groups, b_groups = model.pools
