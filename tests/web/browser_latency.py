@@ -8,8 +8,8 @@ stamps the moment its ``fetch`` posts a turn and the moment its own view of a ne
 the page (``body[data-ply]`` changes, after the board is redrawn); a decision's latency is the
 other page's stamp minus the poster's. The time its websocket frame arrived is reported too,
 which splits server and network from the page's own drawing. ``--background N`` keeps N more
-matches busy through the JSON API meanwhile. Loopback only, bounded by ``--seconds``; prints
-p50/p99 in ms.
+matches going through the JSON API meanwhile, each making a move every ``--pace`` seconds.
+Loopback only, bounded by ``--seconds``; prints p50/p99 in ms.
 """
 
 from __future__ import annotations
@@ -57,9 +57,11 @@ new MutationObserver(() => {
 """
 
 
-def background(server: Server, stop: threading.Event, seed: int) -> None:
-    """Keep one hot-seat match busy through the JSON API until ``stop`` is set."""
+def background(server: Server, stop: threading.Event, seed: int, pace: float) -> None:
+    """Keep one hot-seat match busy through the JSON API, one decision every ``pace`` seconds,
+    until ``stop`` is set."""
     rng = random.Random(seed)
+    stop.wait(rng.uniform(0, pace))
     while not stop.is_set():
         created = create_match(server, "murus-gallicus", [{"kind": "human"}, {"kind": "human"}])
         tokens = ",".join(seat["token"] for seat in created["seats"])
@@ -69,9 +71,9 @@ def background(server: Server, stop: threading.Event, seed: int) -> None:
             if status != 200 or view["status"] != "active" or not view["legal"]:
                 break
             turn = rng.choice(view["legal"])["text"]
-            server.post(
-                f"{path}/turn", {"seat": view["to_move"], "ply": view["ply"], "turn": turn}, tokens
-            )
+            body = {"seat": view["to_move"], "ply": view["ply"], "turn": turn}
+            server.post(f"{path}/turn", body, tokens)
+            stop.wait(pace)
 
 
 def new_game(server: Server, contexts: list[Any]) -> tuple[str, list[Page]]:
@@ -124,12 +126,13 @@ def main() -> None:
     parser.add_argument("--decisions", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--background", type=int, default=0, help="busy matches besides")
+    parser.add_argument("--pace", type=float, default=1.0, help="seconds between their moves")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         server = start_server(Path(folder) / "latency.sqlite3")
         stop = threading.Event()
         threads = [
-            threading.Thread(target=background, args=(server, stop, n), daemon=True)
+            threading.Thread(target=background, args=(server, stop, n, args.pace), daemon=True)
             for n in range(args.background)
         ]
         try:
@@ -141,7 +144,10 @@ def main() -> None:
             for thread in threads:
                 thread.join(timeout=10)
             server.stop()
-    print(f"{len(latencies)} decisions, {args.background} background matches")
+    print(
+        f"{len(latencies)} decisions, {args.background} background matches"
+        f" (a move each every {args.pace} s)"
+    )
     print(f"  posted -> frame in the other page: {summary(frames)}")
     print(f"  posted -> other page shows it:     {summary(latencies)}")
 
