@@ -10,7 +10,9 @@ one. Three phases: one match played as fast as the server answers (decisions/s o
 saturated, so latency there is mostly queueing); ``--games`` matches whose players think
 ``--think`` seconds (0.5x to 1.5x, at random) before each decision (the update latency of a
 busy but not saturated server). Needs the ``dev`` extra (httpx). Talks to 127.0.0.1 only,
-and stops after ``--seconds`` per phase.
+and stops after ``--seconds`` per phase. Each line also gives the server's CPU time per
+decision (all its work, match creation and websocket handshakes included), which does not
+depend on how busy the machine is.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import socket
 import statistics
@@ -43,7 +46,11 @@ class Tally:
 
     decisions: int = 0
     latencies: list[float] = field(default_factory=list)
-    errors: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+
+    def error(self, kind: str) -> None:
+        """Count one failed decision by its kind (an HTTP status or an exception name)."""
+        self.errors[kind] = self.errors.get(kind, 0) + 1
 
 
 async def play_seat(
@@ -82,13 +89,13 @@ async def play_seat(
                     json=body,
                     headers={"Authorization": f"Bearer {token}"},
                 )
-            except httpx.HTTPError:
-                tally.errors += 1
+            except httpx.HTTPError as error:
+                tally.error(type(error).__name__)
                 return
             if answer.status_code == 200:
                 tally.decisions += 1
             else:
-                tally.errors += 1
+                tally.error(f"{answer.status_code}: {answer.json().get('error')}")
 
 
 async def play_matches(http: httpx.AsyncClient, stop: float, tally: Tally, think: float) -> None:
@@ -117,7 +124,10 @@ async def phase(base: str, games: int, seconds: float, think: float) -> tuple[Ta
     """Play ``games`` matches at once for ``seconds``; returns the tally and elapsed time."""
     tally = Tally()
     # One client for all matches: each new client would load the TLS CA bundle again.
-    limits = httpx.Limits(max_connections=2 * games, max_keepalive_connections=2 * games)
+    # Idle connections are dropped before the server's 5 s keep-alive timeout closes them.
+    limits = httpx.Limits(
+        max_connections=2 * games, max_keepalive_connections=2 * games, keepalive_expiry=4.0
+    )
     async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
         start = time.perf_counter()
         stop = start + seconds
@@ -125,8 +135,15 @@ async def phase(base: str, games: int, seconds: float, think: float) -> tuple[Ta
         return tally, time.perf_counter() - start
 
 
-def report(name: str, tally: Tally, elapsed: float) -> dict[str, Any]:
-    """The figures of one phase."""
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a process has used so far, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def report(name: str, tally: Tally, elapsed: float, cpu: float) -> dict[str, Any]:
+    """The figures of one phase; ``cpu`` is the CPU seconds the server used in it."""
     latencies = sorted(tally.latencies)
 
     def quantile(q: float) -> float:
@@ -139,6 +156,9 @@ def report(name: str, tally: Tally, elapsed: float) -> dict[str, Any]:
         "latency_ms_p50": round(quantile(0.50), 1) if latencies else None,
         "latency_ms_p99": round(quantile(0.99), 1) if latencies else None,
         "latency_ms_mean": round(1000 * statistics.fmean(latencies), 1) if latencies else None,
+        "server_cpu_ms_per_decision": round(1000 * cpu / tally.decisions, 1)
+        if tally.decisions
+        else None,
         "errors": tally.errors,
     }
 
@@ -181,8 +201,10 @@ def main() -> None:
                 (f"{args.games} matches, {args.think} s thinking", args.games, args.think),
             ]
             for name, games, think in phases:
+                before = cpu_seconds(process.pid)
                 tally, elapsed = asyncio.run(phase(base, games, args.seconds, think))
-                print(json.dumps(report(name, tally, elapsed)), flush=True)
+                cpu = cpu_seconds(process.pid) - before
+                print(json.dumps(report(name, tally, elapsed, cpu)), flush=True)
         finally:
             process.terminate()
             process.wait(30)

@@ -17,7 +17,7 @@ from boardlab.core.game import Game
 from boardlab.core.outcome import Outcome, Result, Termination
 from boardlab.core.records import Record, Turn
 from boardlab.core.registry import make
-from boardlab.core.render_model import SPECTATOR, ClickPath
+from boardlab.core.render_model import SPECTATOR, ClickPath, RenderModel
 from boardlab.core.state import State
 from boardlab.render.palette import seat_colour
 from boardlab.web.errors import ApiError
@@ -49,6 +49,7 @@ class MatchSession:
         self.bot_task: asyncio.Task[None] | None = None
         self.lock = asyncio.Lock()
         self._views: dict[tuple[int, int | None, frozenset[int]], str] = {}
+        self._models: dict[tuple[int, int, int, bool], RenderModel] = {}
         self.summary = stored.summary
         for event in stored.events:
             self.apply(event)
@@ -223,10 +224,27 @@ class MatchSession:
         the current position still hides something from ``view``."""
         return self.turns[index].seat != view and self.hides(self.state, view)
 
-    def last_turn_paths(self, at: int, view: int) -> Sequence[ClickPath]:
-        """Click paths of the turn that led to ``states[at]``, if ``view`` may see it."""
-        if at == 0 or self.turn_hidden(at - 1, view) or self.hides(self.states[at], view):
-            return ()
+    def model(self, at: int, view: int) -> RenderModel:
+        """The render model of ``states[at]`` in ``view``, its last turn marked if ``view`` may
+        see it. Kept until the match changes: every client that sees the same picture shares it.
+        """
+        visible = self.last_turn_visible(at, view)
+        key = (len(self.events), at, self.drawn_as(view), visible)
+        model = self._models.get(key)
+        if model is None:
+            if len(self._models) >= VIEW_CACHE_SIZE:
+                self._models.clear()
+            paths = self.last_turn_paths(at) if visible else ()
+            model = self.states[at].render_model(view=self.drawn_as(view), last_turn=paths)
+            self._models[key] = model
+        return model
+
+    def last_turn_visible(self, at: int, view: int) -> bool:
+        """True when ``view`` may see the turn that led to ``states[at]``."""
+        return not (at == 0 or self.turn_hidden(at - 1, view) or self.hides(self.states[at], view))
+
+    def last_turn_paths(self, at: int) -> Sequence[ClickPath]:
+        """Click paths of the turn that led to ``states[at]`` (``at`` > 0)."""
         state = self.states[at - 1].clone()
         paths = []
         for decision in self.turns[at - 1].decisions:
@@ -260,8 +278,7 @@ class MatchSession:
     def _build_view(self, held: frozenset[int]) -> dict[str, Any]:
         view = self.viewer(held)
         state = self.state
-        paths = self.last_turn_paths(self.ply, view)
-        model = state.render_model(view=self.drawn_as(view), last_turn=paths)
+        model = self.model(self.ply, view)
         acting = self.to_move is not None and self.to_move in held
         hiding = self.hides(state, view)
         return {
@@ -319,10 +336,7 @@ class MatchSession:
         """The picture after the first ``at`` turns, in the client's view."""
         if not 0 <= at <= self.ply:
             raise ApiError(400, f"'at' must be a turn number from 0 to {self.ply}")
-        view = self.viewer(held)
-        state = self.states[at]
-        paths = self.last_turn_paths(at, view)
-        model = state.render_model(view=self.drawn_as(view), last_turn=paths)
+        model = self.model(at, self.viewer(held))
         return {
             "at": at,
             "svg": picture(model),
