@@ -2,7 +2,8 @@
 
 The creator's browser plays Dark, a second browser context opens the invite link and plays
 Light; a third context without a token watches. A small ply cap ends the game so the test
-plays it to its end; every decision must show in the other two browsers.
+plays it to its end; every decision must show in the other two browsers. Then the two players
+start a rematch, with their seats swapped.
 """
 
 from __future__ import annotations
@@ -61,5 +62,16 @@ def test_two_browsers_play_through_an_invite_link(browser: Browser, shared_serve
     assert banner_text(light) == result
     assert banner_text(watcher) == result
     expect(watcher.locator(".rematch").first).to_be_hidden()
+
+    dark.locator("#banner .rematch").click()
+    dark.wait_for_function("id => !location.pathname.endsWith(id)", arg=match_id)
+    dark.wait_for_selector("body[data-ply]")
+    rematch = dark.url.rsplit("/", 1)[-1]
+    expect(light.locator("#banner .rematch")).to_have_text("Join the rematch")
+    light.locator("#banner .rematch").click()
+    light.wait_for_url(f"**/match/{rematch}")
+    light.wait_for_selector("body[data-ply]")
+    expect(dark.locator("#role")).to_contain_text("Light")
+    expect(light.locator("#role")).to_contain_text("Dark")
     for context in contexts:
         context.close()

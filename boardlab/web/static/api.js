@@ -40,8 +40,10 @@ export function keepCreated(answer) {
   const tokens = {};
   const invites = {};
   for (const seat of answer.seats ?? []) {
-    if (seat.kind === "human" && seat.token) tokens[seat.seat] = seat.token;
-    if (seat.kind === "invite" && seat.link) invites[seat.seat] = seat.link;
+    // A seat with a link is for a friend: keep the link to hand on, not its token. A rematch
+    // answers with the caller's own tokens and no links.
+    if (seat.link) invites[seat.seat] = seat.link;
+    else if (seat.token) tokens[seat.seat] = seat.token;
   }
   saveTokens(answer.id, tokens);
   if (Object.keys(invites).length) localStorage.setItem(inviteKey(answer.id), JSON.stringify(invites));

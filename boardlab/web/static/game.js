@@ -127,6 +127,7 @@ class GamePage {
     $("role").textContent = you.length === 0 ? "spectator"
       : you.length === 1 ? `you play ${v.players[you[0]]?.name ?? ""}` : "hot-seat";
     $("status").textContent = v.status_text || (v.result?.text ?? "");
+    $("phase").textContent = v.phase ? `Phase: ${words(v.phase)}` : "";
     showPlayers($("players"), v, { thinkingSeat: this.thinkingSeat, bots: this.bots });
     replace($("notes"), (v.notes ?? []).map((line) => el("li", {}, line)));
     const shown = this.reviewAt ?? v.moves.length;
