@@ -7,10 +7,12 @@ import errno
 import os
 import signal
 import socket
+import sqlite3
 from pathlib import Path
 from types import FrameType
 
 from boardlab.core.errors import BoardlabError
+from boardlab.web.sqlite_store import SqliteStore
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -36,6 +38,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--db", metavar="PATH", help=f"SQLite file of the matches (default {default_db()})"
     )
+
+
+def check_store(db: Path) -> None:
+    """Open the store once, so that an unusable ``--db`` is a one-line error."""
+    try:
+        SqliteStore(db).close()
+    except sqlite3.Error as error:
+        raise BoardlabError(f"cannot use {str(db)!r} as the store: {error}") from error
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -75,6 +85,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         db.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise BoardlabError(f"cannot create the folder of --db {str(db)!r}: {error}") from error
+    check_store(db)
     sock = bind(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host

@@ -146,3 +146,20 @@ def test_a_killed_bot_worker_does_not_stop_the_game(tmp_path: Path) -> None:
     # Depending on when the kill lands: a broken pool, or a worker that failed to start.
     output = server.output()
     assert "a bot worker died" in output or "bot level:expert failed" in output
+
+
+def test_an_unusable_store_is_one_line_error(tmp_path: Path) -> None:
+    bad = tmp_path / "not-a-database.sqlite3"
+    bad.write_text("these are not the bytes of an SQLite file\n" * 100)
+    run = subprocess.run(
+        [*SERVE, "--port", str(free_port()), "--db", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 2
+    assert (
+        run.stderr
+        == f"boardlab: error: cannot use {str(bad)!r} as the store: file is not a database\n"
+    )
