@@ -1,8 +1,9 @@
 """A whole Murus Gallicus game against the random bot, made from the lobby by clicking.
 
-Covers the lobby form, click-to-move with highlighted targets, the bot's replies arriving
-live, a reload in the middle of the game, reviewing a past position with the arrow keys, the
-game-over banner, and the record download replayed by ``boardlab replay``.
+Covers the lobby form, click-to-move with highlighted targets, a move typed in notation (after
+a refused one), the bot's replies arriving live, a takeback, a reload in the middle of the game,
+reviewing a past position with the arrow keys, the game-over banner, and the record download
+replayed by ``boardlab replay``.
 """
 
 from __future__ import annotations
@@ -22,12 +23,14 @@ from tests.web.browser_play import (
     play_turn,
     ply,
     wait_my_turn_or_end,
+    wait_ply_past,
 )
 from tests.web.conftest import Server
 
 MAX_TURNS = 60
 RELOAD_AT = 4
 TAKEBACK_AT = 2
+TYPED_AT = 1
 
 
 def create_from_lobby(page: Page, server: Server) -> str:
@@ -71,6 +74,16 @@ def test_whole_game_against_random_by_clicking(
             assert page.locator("#moves .move").all_inner_texts() == moves_before
         state = engine_state(shared_server, match_id)
         first = bot_turn(state, "greedy", seed=turn)[0]
+        if turn == TYPED_AT:
+            before = ply(page)
+            page.locator("#notation-input").fill("z9-z1")
+            page.locator("#notation-input").press("Enter")
+            expect(page.locator("#message")).to_be_visible()
+            assert ply(page) == before
+            page.locator("#notation-input").fill(state.action_to_str(first))
+            page.locator("#notation-input").press("Enter")
+            wait_ply_past(page, before)
+            continue
         origin = state.click_path(first).targets[0]
         page.locator(f'#board [data-id="{origin}"]').click()
         expect(page.locator("#board .bl-selected")).to_have_attribute("data-id", origin)
