@@ -62,8 +62,13 @@ class GamePage {
     try {
       this.apply(await request("GET", this.api, { matchId: this.id }));
     } catch (error) {
+      if (error.status === 404) {
+        $("title").textContent = "No such game";
+        $("missing-text").textContent = error.message;
+        $("missing").hidden = false;
+        return;
+      }
       this.fail(error);
-      if (error.status === 404) return;
     }
     this.live = new LiveConnection(this.id, Object.values(loadTokens(this.id)), {
       onView: (view) => this.apply(view),
@@ -118,6 +123,7 @@ class GamePage {
   render() {
     const v = this.view;
     if (!v) return;
+    $("game").hidden = false;
     $("title").textContent = v.name;
     // Tests and scripts wait on these instead of on timing.
     document.body.dataset.ply = v.ply;
