@@ -11,7 +11,7 @@ from typing import NoReturn
 
 from boardlab import __version__
 from boardlab.ai.levels import LEVELS
-from boardlab.cli import analyse, commands, pictures, tournament
+from boardlab.cli import analyse, commands, pictures, serve, tournament
 from boardlab.cli.play import TerminalGame
 from boardlab.cli.signals import Stopped, install_stop_handlers, restore_handlers
 from boardlab.core.errors import BoardlabError, OptionError, one_line
@@ -193,6 +193,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--seconds", type=float, default=2.0, metavar="S", help="time per measurement"
     )
     bench.add_argument("--json", action="store_true", help="print JSON")
+
+    web = command("serve", "run the web app: play in the browser", serve.cmd_serve)
+    serve.add_arguments(web)
     return parser
 
 

@@ -29,6 +29,8 @@ class Game(ABC):
 
     id: ClassVar[str]
     name: ClassVar[str]
+    summary: ClassVar[str] = ""
+    """One paragraph for people choosing a game (the lobby shows it)."""
     rules_version: ClassVar[str] = "1"
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = ()
     has_chance: ClassVar[bool] = False

@@ -25,6 +25,12 @@ class Anacund(Game):
 
     id: ClassVar[str] = "anacund"
     name: ClassVar[str] = "Anacund"
+    summary: ClassVar[str] = (
+        "Two players place pieces on a closed track of 36 squares valued 1 to 6, three "
+        "placements a turn, each from one of three shrinking groups: a group of size k must go "
+        "on a free square of value k while one is left. Flanking an enemy run captures it and "
+        "blocks its squares. After 36 placements the higher score wins."
+    )
     has_chance: ClassVar[bool] = True
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(

@@ -21,6 +21,12 @@ class Carnyx(Game):
 
     id: ClassVar[str] = "carnyx"
     name: ClassVar[str] = "Carnyx"
+    summary: ClassVar[str] = (
+        "Dark and Light place stacks of disks on a 5x5 board, then move them forward and "
+        "sideways: a stack moves one or two squares by its height, captures by landing on an "
+        "enemy stack, may hunker down, and leaves over the far edge to re-enter with converted "
+        "pieces. Whoever is left controlling no stack on the board loses."
+    )
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "allow_merge",

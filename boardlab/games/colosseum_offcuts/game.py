@@ -17,6 +17,11 @@ class ColosseumOffcuts(Game):
 
     id: ClassVar[str] = "colosseum-offcuts"
     name: ClassVar[str] = "Colosseum Offcuts"
+    summary: ClassVar[str] = (
+        "Two to five players lay square counters edge to edge on an open grid, stack them, flip "
+        "them between Mobile and Attack mode and capture each other's Fortifications, two "
+        "actions a turn. The last player with a Fortification standing wins."
+    )
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 5
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (

@@ -22,6 +22,11 @@ class Cyvasse(Game):
 
     id: ClassVar[str] = "cyvasse"
     name: ClassVar[str] = "Cyvasse"
+    summary: ClassVar[str] = (
+        "South and North each deploy an army of ten unit kinds and two mountains behind a "
+        "screen on a 91-hex board, then reveal and fight: units move, attack in melee or shoot "
+        "by rank and range, and cavalry may jump twice. Capture the enemy King to win."
+    )
     has_chance: ClassVar[bool] = True
     has_hidden_information: ClassVar[bool] = True
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (

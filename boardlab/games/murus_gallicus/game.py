@@ -19,6 +19,12 @@ class MurusGallicus(Game):
 
     id = "murus-gallicus"
     name = "Murus Gallicus"
+    summary = (
+        "Romans and Gauls face each other with towers of two stones on a small board. A tower "
+        "moves by spilling its stones into a wall; walls and towers block, and a tower can "
+        "sacrifice a stone to destroy an adjacent enemy wall. Break through: the first stone "
+        "to reach the enemy home row wins, and a side left without a move loses."
+    )
     OPTIONS = (
         OptionSpec(
             "board",

@@ -1,0 +1,120 @@
+"""``boardlab serve``: bind the port, print the address to open, run the web app until stopped."""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+import signal
+import socket
+import sqlite3
+from pathlib import Path
+from types import FrameType
+
+from boardlab.core.errors import BoardlabError
+from boardlab.web.sqlite_store import SqliteStore
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+WEBSOCKET_MAX_BYTES = 4096
+LISTEN_BACKLOG = 2048
+"""uvicorn's own default: room for many browsers connecting at once."""
+
+
+def default_db() -> Path:
+    """Where matches are kept unless ``--db`` says otherwise (the XDG data folder)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "boardlab" / "web.sqlite3"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``boardlab serve``."""
+    parser.add_argument(
+        "--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})"
+    )
+    parser.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any)"
+    )
+    parser.add_argument(
+        "--db", metavar="PATH", help=f"SQLite file of the matches (default {default_db()})"
+    )
+
+
+def check_store(db: Path) -> None:
+    """Open the store once, so that an unusable ``--db`` is a one-line error."""
+    try:
+        SqliteStore(db).close()
+    except sqlite3.Error as error:
+        raise BoardlabError(f"cannot use {str(db)!r} as the store: {error}") from error
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket, or a one-line BoardlabError when the address cannot be used."""
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+    except OSError as error:
+        raise BoardlabError(f"cannot open a socket: {error.strerror}") from error
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(LISTEN_BACKLOG)
+    except (OSError, OverflowError) as error:
+        sock.close()
+        if isinstance(error, OSError) and error.errno == errno.EADDRINUSE:
+            raise BoardlabError(
+                f"port {port} on {host} is already in use; choose another with --port"
+            ) from error
+        reason = error.strerror if isinstance(error, OSError) else str(error)
+        raise BoardlabError(f"cannot listen on {host} port {port}: {reason}") from error
+    return sock
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the web app until Ctrl-C or SIGTERM."""
+    try:
+        import uvicorn
+
+        from boardlab.web.app import create_app
+    except ModuleNotFoundError as error:
+        raise BoardlabError(
+            f"the web app needs the 'web' extra ({error.name} is missing): pip install -e '.[web]'"
+        ) from error
+    db = Path(args.db) if args.db else default_db()
+    try:
+        db.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise BoardlabError(f"cannot create the folder of --db {str(db)!r}: {error}") from error
+    check_store(db)
+    sock = bind(args.host, args.port)
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+
+    def ready() -> None:
+        print(f"Boardlab is running: open http://{shown}:{port}/", flush=True)
+        print(f"Matches are stored in {db}; stop with Ctrl-C.", flush=True)
+
+    config = uvicorn.Config(
+        create_app(db, ready=ready),
+        log_level="warning",
+        access_log=False,
+        ws_max_size=WEBSOCKET_MAX_BYTES,
+        # Compressing every view costs the server more CPU than it saves on a local network.
+        ws_per_message_deflate=False,
+        timeout_graceful_shutdown=3,
+    )
+    server = uvicorn.Server(config)
+    # uvicorn shuts down gracefully on these signals, then raises them again once its own
+    # handlers are gone; these no-op handlers make that a clean exit.
+    previous = {sig: signal.signal(sig, _ignore) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        server.run(sockets=[sock])
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    print("Boardlab stopped.", flush=True)
+    return 0
+
+
+def _ignore(sig: int, frame: FrameType | None) -> None:
+    """A signal handler that does nothing (see ``cmd_serve``)."""

@@ -1,0 +1,193 @@
+"""The JSON API handlers of ``docs/web-api.md``: create, list, view, play, preview and more."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, get_args
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+
+from boardlab.core.registry import game_ids, make
+from boardlab.web.creation import new_match, rematch_answer, rematch_config
+from boardlab.web.errors import ApiError
+from boardlab.web.hub import Hub, now, preset_seed
+from boardlab.web.requests import (
+    MAX_NAME_CHARS,
+    MAX_TURN_CHARS,
+    bearer_tokens,
+    field_int,
+    field_steps,
+    field_str,
+    json_body,
+    match_id,
+    query_int,
+)
+from boardlab.web.session import MatchSession
+from boardlab.web.store import Event, Status
+
+MAX_LIST = 200
+
+
+def _hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def _session(request: Request) -> tuple[Hub, MatchSession, frozenset[int]]:
+    """The hub, the match of the path, and the seats the caller's tokens hold."""
+    hub = _hub(request)
+    session = hub.session(match_id(request))
+    return hub, session, hub.held(session, bearer_tokens(request))
+
+
+def _view_response(session: MatchSession, held: frozenset[int]) -> Response:
+    """The caller's view as the answer."""
+    return Response(session.view_json(held), media_type="application/json")
+
+
+def _seat(data: dict[str, Any], session: MatchSession, held: frozenset[int]) -> int:
+    """The ``seat`` field, which the caller must hold (403 otherwise)."""
+    seat = field_int(data, "seat", 0, len(session.config.seats) - 1)
+    if seat not in held:
+        raise ApiError(403, f"you do not hold the seat of {session.names[seat]}")
+    return seat
+
+
+async def create_match(request: Request) -> Response:
+    """``POST /api/matches``: a new match; the answer holds the creator's tokens."""
+    body = await json_body(request)
+    config, answer = new_match(body, now())
+    _hub(request).create(config)
+    return JSONResponse(answer, status_code=201)
+
+
+async def list_matches(request: Request) -> Response:
+    """``GET /api/matches``: newest first, filtered by game and status."""
+    game = request.query_params.get("game") or None
+    if game is not None and game not in game_ids():
+        raise ApiError(400, f"'game' must be one of: {', '.join(game_ids())}")
+    status = request.query_params.get("status") or None
+    if status is not None and status not in get_args(Status):
+        raise ApiError(400, "'status' must be active or finished")
+    limit = query_int(request, "limit", 50, 1, MAX_LIST)
+    hub = _hub(request)
+    rows = hub.store.list(game, status if status is None else _status(status), limit)
+    matches = []
+    for config, summary in rows:
+        names = _player_names(config.game, tuple(config.options.items()))
+        matches.append(
+            {
+                "id": config.id,
+                "game": config.game,
+                "players": [
+                    {
+                        "name": names[seat],
+                        "kind": seat_config.kind,
+                        "bot": seat_config.bot,
+                    }
+                    for seat, seat_config in enumerate(config.seats)
+                ],
+                "status": summary.status,
+                "result": summary.result,
+                "created": config.created,
+                "updated": summary.updated,
+                "plies": summary.plies,
+            }
+        )
+    return JSONResponse({"matches": matches})
+
+
+@functools.lru_cache(maxsize=256)
+def _player_names(game_id: str, options: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    return make(game_id, **dict(options)).player_names
+
+
+def _status(value: str) -> Status:
+    return "active" if value == "active" else "finished"
+
+
+async def get_view(request: Request) -> Response:
+    """``GET /api/matches/<id>``: the caller's view."""
+    _, session, held = _session(request)
+    return _view_response(session, held)
+
+
+async def get_position(request: Request) -> Response:
+    """``GET /api/matches/<id>/position?at=N``: the picture after N turns."""
+    _, session, held = _session(request)
+    at = query_int(request, "at", session.ply, 0, session.ply)
+    return JSONResponse(session.position(at, held))
+
+
+async def post_preview(request: Request) -> Response:
+    """``POST /api/matches/<id>/preview``: legal next steps of an unfinished turn."""
+    _, session, held = _session(request)
+    body = await json_body(request)
+    seat = _seat(body, session, held)
+    return JSONResponse(session.preview(seat, field_steps(body)))
+
+
+async def post_turn(request: Request) -> Response:
+    """``POST /api/matches/<id>/turn``: a whole turn (or a preset), committed then answered."""
+    hub, session, held = _session(request)
+    body = await json_body(request)
+    seat = _seat(body, session, held)
+    ply = field_int(body, "ply", 0, 10**6)
+    preset = field_str(body, "preset", MAX_NAME_CHARS, required=False)
+    async with session.lock:
+        if preset is not None:
+            event = session.check_preset(seat, ply, preset, preset_seed())
+        else:
+            turn = field_str(body, "turn", MAX_TURN_CHARS)
+            assert turn is not None
+            event = session.check_turn(seat, ply, turn)
+        await hub.commit(session, event)
+        return _view_response(session, held)
+
+
+async def post_resign(request: Request) -> Response:
+    """``POST /api/matches/<id>/resign``: the seat gives up."""
+    hub, session, held = _session(request)
+    seat = _seat(await json_body(request), session, held)
+    async with session.lock:
+        if session.outcome is not None:
+            raise ApiError(409, "the game is over")
+        await hub.commit(session, Event("resign", seat, ""))
+        return _view_response(session, held)
+
+
+async def post_takeback(request: Request) -> Response:
+    """``POST /api/matches/<id>/takeback``: undo the seat's last turn and the bot replies."""
+    hub, session, held = _session(request)
+    seat = _seat(await json_body(request), session, held)
+    async with session.lock:
+        await hub.commit(session, session.check_takeback(seat, held))
+        return _view_response(session, held)
+
+
+async def post_rematch(request: Request) -> Response:
+    """``POST /api/matches/<id>/rematch``: the next game, seats rotated (made once)."""
+    hub, session, held = _session(request)
+    tokens = bearer_tokens(request)
+    if not held:
+        raise ApiError(403, "only a player of this match can ask for a rematch")
+    async with session.lock:
+        if session.rematch is not None:
+            return JSONResponse(rematch_answer(hub.session(session.rematch).config, tokens))
+        if session.outcome is None:
+            raise ApiError(409, "the game is not over yet")
+        config = rematch_config(session.config, now())
+        hub.create(config)
+        await hub.commit(session, Event("rematch", min(held), config.id))
+        return JSONResponse(rematch_answer(config, tokens), status_code=201)
+
+
+async def get_record(request: Request) -> Response:
+    """``GET /api/matches/<id>/record``: the game record as a download."""
+    _, session, held = _session(request)
+    text = session.record_text(held)
+    filename = f"{session.game.id}-{session.id}.txt"
+    return PlainTextResponse(
+        text, headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+    )

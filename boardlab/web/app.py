@@ -1,0 +1,157 @@
+"""The ASGI app: pages, static files, the JSON API and the websocket, wired to one hub."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from boardlab.core.render_model import SPECTATOR
+from boardlab.web import api
+from boardlab.web.catalogue import build_catalogue
+from boardlab.web.errors import ApiError
+from boardlab.web.hub import Hub
+from boardlab.web.live import match_socket
+from boardlab.web.pictures import picture
+from boardlab.web.sqlite_store import SqliteStore
+
+STATIC = Path(__file__).parent / "static"
+LOG = logging.getLogger("boardlab.web")
+
+SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (
+        b"content-security-policy",
+        b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+        b"connect-src 'self'; frame-ancestors 'none'",
+    ),
+]
+
+
+class SecurityHeaders:
+    """Adds the same defensive headers to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on, adding the headers to the response start."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def _page(name: str) -> Response:
+    return FileResponse(STATIC / name, media_type="text/html")
+
+
+async def lobby_page(request: Request) -> Response:
+    """``GET /``: the lobby."""
+    return _page("index.html")
+
+
+async def match_page(request: Request) -> Response:
+    """``GET /match/<id>``: the game page (the page reads the id from its address)."""
+    return _page("match.html")
+
+
+async def catalogue(request: Request) -> Response:
+    """``GET /api/catalogue``: games, options and bot levels for the lobby."""
+    state = request.app.state
+    if state.catalogue is None:
+        # Built on first use and kept: it changes only when the code does.
+        state.catalogue = build_catalogue(
+            lambda game: picture(game.new_initial_state().render_model(view=SPECTATOR))
+        )
+    data: dict[str, Any] = state.catalogue
+    return JSONResponse(data)
+
+
+async def api_error(request: Request, exc: Exception) -> Response:
+    """A refused request: its status and one sentence."""
+    assert isinstance(exc, ApiError)
+    return JSONResponse({"error": exc.message}, status_code=exc.status)
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own errors (404, 405) as the API's one-sentence JSON."""
+    assert isinstance(exc, HTTPException)
+    return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    """Anything unexpected: logged here, one sentence to the client, never a traceback."""
+    LOG.exception("unexpected error on %s %s", request.method, request.url.path)
+    return JSONResponse({"error": "the server failed; nothing was changed"}, status_code=500)
+
+
+def create_app(
+    db_path: Path, bot_workers: int = 2, ready: Callable[[], None] | None = None
+) -> Starlette:
+    """The app, storing its matches in the SQLite file ``db_path``; ``ready`` is called once
+    it has started and answers requests."""
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        app.state.catalogue = None
+        store = SqliteStore(db_path)
+        hub = Hub(store, bot_workers)
+        app.state.hub = hub
+        resumed = hub.resume_bots()
+        if resumed:
+            LOG.warning("resumed %d pending bot turn(s)", resumed)
+        if ready is not None:
+            ready()
+        try:
+            yield
+        finally:
+            await hub.close()
+            store.close()
+
+    routes = [
+        Route("/", lobby_page),
+        Route("/match/{match_id}", match_page),
+        Route("/api/catalogue", catalogue),
+        Route("/api/matches", api.create_match, methods=["POST"]),
+        Route("/api/matches", api.list_matches, methods=["GET"]),
+        Route("/api/matches/{match_id}", api.get_view),
+        Route("/api/matches/{match_id}/position", api.get_position),
+        Route("/api/matches/{match_id}/preview", api.post_preview, methods=["POST"]),
+        Route("/api/matches/{match_id}/turn", api.post_turn, methods=["POST"]),
+        Route("/api/matches/{match_id}/resign", api.post_resign, methods=["POST"]),
+        Route("/api/matches/{match_id}/takeback", api.post_takeback, methods=["POST"]),
+        Route("/api/matches/{match_id}/rematch", api.post_rematch, methods=["POST"]),
+        Route("/api/matches/{match_id}/record", api.get_record),
+        WebSocketRoute("/ws/matches/{match_id}", match_socket),
+        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
+    ]
+    return Starlette(
+        routes=routes,
+        middleware=[Middleware(SecurityHeaders)],
+        exception_handlers={
+            ApiError: api_error,
+            HTTPException: http_error,
+            Exception: server_error,
+        },
+        lifespan=lifespan,
+    )

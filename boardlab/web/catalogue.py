@@ -1,0 +1,57 @@
+"""The lobby's catalogue: every game with its summary, seats, option schema and bot levels."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boardlab.ai.levels import LEVELS
+from boardlab.core.game import Game
+from boardlab.core.options import OptionSpec
+from boardlab.core.registry import game_ids, make
+
+_OPTION_KINDS = {"int": "int", "bool": "bool", "enum": "choice", "str": "str"}
+
+
+def option_entry(spec: OptionSpec) -> dict[str, Any]:
+    """One option of the schema as the lobby form reads it."""
+    return {
+        "key": spec.key,
+        "kind": _OPTION_KINDS[spec.kind],
+        "default": spec.default,
+        "choices": list(spec.choices) if spec.kind == "enum" else None,
+        "min": spec.minimum,
+        "max": spec.maximum,
+        "help": spec.help,
+    }
+
+
+def game_entry(game: Game, picture: str) -> dict[str, Any]:
+    """One game of the catalogue; ``picture`` is the SVG of its start position."""
+    return {
+        "id": game.id,
+        "name": game.name,
+        "summary": game.summary,
+        "min_players": game.min_players,
+        "max_players": game.max_players,
+        "player_names": list(game.player_names),
+        "options": [option_entry(spec) for spec in game.OPTIONS],
+        "picture": picture,
+    }
+
+
+def bot_entries() -> list[dict[str, Any]]:
+    """The bot levels a seat can take, weakest first, plus the random mover."""
+    bots: list[dict[str, Any]] = [{"spec": "random", "label": "Random mover", "rating": None}]
+    bots += [
+        {"spec": f"level:{level}", "label": level.capitalize(), "rating": None} for level in LEVELS
+    ]
+    return bots
+
+
+def build_catalogue(picture_of: Any) -> dict[str, Any]:
+    """The whole catalogue; ``picture_of(game)`` draws a game's start position."""
+    games = [make(game_id) for game_id in game_ids()]
+    return {
+        "games": [game_entry(game, picture_of(game)) for game in games],
+        "bots": bot_entries(),
+    }

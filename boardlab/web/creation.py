@@ -1,0 +1,112 @@
+"""Making a match from the lobby's form, or a rematch from a finished one: seats and tokens."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boardlab.core.errors import BoardlabError
+from boardlab.core.game import Game
+from boardlab.core.options import SEED
+from boardlab.core.registry import game_class, game_ids
+from boardlab.web.catalogue import bot_entries
+from boardlab.web.errors import ApiError
+from boardlab.web.store import MatchConfig, SeatConfig, SeatKind
+from boardlab.web.tokens import new_match_id, new_token, token_hash
+
+MAX_OPTIONS = 32
+MAX_OPTION_CHARS = 200
+SEAT_KINDS: tuple[SeatKind, ...] = ("human", "invite", "bot")
+PLAYERS_OPTION = "players"
+
+
+def bot_specs() -> list[str]:
+    """The bots a seat may take: only the catalogue's, so every bot's budget is bounded."""
+    return [str(entry["spec"]) for entry in bot_entries()]
+
+
+def make_game(game_id: object, options: object, seats: int) -> Game:
+    """The game of a create request, its options checked (400 with the reason otherwise)."""
+    if not isinstance(game_id, str) or game_id not in game_ids():
+        raise ApiError(400, f"'game' must be one of: {', '.join(game_ids())}")
+    if not isinstance(options, dict) or len(options) > MAX_OPTIONS:
+        raise ApiError(400, f"'options' must be an object with at most {MAX_OPTIONS} keys")
+    for key, value in options.items():
+        if not isinstance(value, str | int | bool) or len(str(value)) > MAX_OPTION_CHARS:
+            raise ApiError(400, f"option {key!r} must be a short string, number or boolean")
+    cls = game_class(game_id)
+    given = dict(options)
+    # The seat list sets the number of players where the game has that option.
+    if any(spec.key == PLAYERS_OPTION for spec in cls.OPTIONS):
+        given.setdefault(PLAYERS_OPTION, seats)
+    try:
+        return cls(**given)
+    except BoardlabError as error:
+        raise ApiError(400, str(error)) from error
+
+
+def seat_configs(data: object, game: Game) -> list[tuple[SeatKind, str | None]]:
+    """The ``seats`` of a create request: one ``(kind, bot spec)`` per seat of ``game``."""
+    if not isinstance(data, list) or len(data) != game.num_players:
+        names = ", ".join(game.player_names)
+        raise ApiError(400, f"'seats' must list {game.num_players} seats ({names})")
+    seats: list[tuple[SeatKind, str | None]] = []
+    for seat in data:
+        kind = seat.get("kind") if isinstance(seat, dict) else None
+        if kind not in SEAT_KINDS:
+            raise ApiError(400, "each seat's 'kind' must be human, invite or bot")
+        if kind == "bot":
+            spec = seat.get("bot")
+            if spec not in bot_specs():
+                raise ApiError(400, f"a bot seat's 'bot' must be one of: {', '.join(bot_specs())}")
+            seats.append(("bot", str(spec)))
+        else:
+            seats.append(("human" if kind == "human" else "invite", None))
+    return seats
+
+
+def new_match(body: dict[str, Any], created: str) -> tuple[MatchConfig, dict[str, Any]]:
+    """The configuration of a new match and the creator's answer (tokens and invite links)."""
+    seats_data = body.get("seats")
+    count = len(seats_data) if isinstance(seats_data, list) else 0
+    game = make_game(body.get("game"), body.get("options", {}), count)
+    seats = seat_configs(seats_data, game)
+    match_id = new_match_id()
+    configs, answer = [], []
+    for seat, (kind, bot) in enumerate(seats):
+        entry: dict[str, Any] = {"seat": seat, "kind": kind}
+        digest = None
+        if kind != "bot":
+            token = new_token()
+            digest = token_hash(token)
+            entry["token"] = token
+            if kind == "invite":
+                entry["link"] = f"/match/{match_id}#seat={seat}&token={token}"
+        configs.append(SeatConfig(kind, bot, digest))
+        answer.append(entry)
+    options = dict(game.option_items())
+    config = MatchConfig(match_id, game.id, options, tuple(configs), created)
+    return config, {"id": match_id, "seats": answer}
+
+
+def rematch_config(old: MatchConfig, created: str) -> MatchConfig:
+    """The rematch of ``old``: the same game and options (a fresh seed), seats rotated by one.
+
+    Each seat keeps its token: whoever held seat ``i`` holds seat ``i + 1`` of the rematch.
+    """
+    count = len(old.seats)
+    seats = tuple(old.seats[(seat - 1) % count] for seat in range(count))
+    options = {key: value for key, value in old.options.items() if key != SEED}
+    game = game_class(old.game)(**options)
+    return MatchConfig(new_match_id(), old.game, dict(game.option_items()), seats, created)
+
+
+def rematch_answer(config: MatchConfig, tokens: list[str]) -> dict[str, Any]:
+    """The answer to a rematch request: the caller's tokens for the seats they now hold."""
+    answer = []
+    for seat, seat_config in enumerate(config.seats):
+        entry: dict[str, Any] = {"seat": seat, "kind": seat_config.kind}
+        for token in tokens:
+            if seat_config.token_hash is not None and token_hash(token) == seat_config.token_hash:
+                entry["token"] = token
+        answer.append(entry)
+    return {"id": config.id, "seats": answer}

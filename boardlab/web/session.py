@@ -1,0 +1,391 @@
+"""One match in memory: its events replayed into positions, its rules checks, and its views.
+
+The session is rebuilt from the store's events, so a restarted server has the same sessions.
+It never writes anything itself: the hub checks a change here, commits it to the store, then
+applies it here and tells the clients.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from boardlab.core.errors import BoardlabError
+from boardlab.core.game import Game
+from boardlab.core.outcome import Outcome, Result, Termination
+from boardlab.core.records import Record, Turn
+from boardlab.core.registry import make
+from boardlab.core.render_model import SPECTATOR, ClickPath, RenderModel
+from boardlab.core.state import State
+from boardlab.render.palette import seat_colour
+from boardlab.web.errors import ApiError
+from boardlab.web.pictures import picture
+from boardlab.web.store import Event, MatchConfig, StoredMatch, Summary
+
+VIEW_CACHE_SIZE = 16
+HIDDEN_TURN = "(hidden)"
+"""What a client sees instead of a turn it may not read (a secret deployment)."""
+
+
+class MatchSession:
+    """A match: configuration, the positions after every turn, and who may see what.
+
+    ``states[i]`` is the position after the first ``i`` turns; ``turns`` the turns in
+    notation. ``thinking`` is the bot seat searching right now, if any.
+    """
+
+    def __init__(self, stored: StoredMatch) -> None:
+        self.config: MatchConfig = stored.config
+        self.game: Game = make(self.config.game, **self.config.options)
+        self.names = self.game.player_names
+        self.states: list[State] = [self.game.new_initial_state()]
+        self.turns: list[Turn] = []
+        self.events: list[Event] = []
+        self.resigned: Outcome | None = None
+        self.rematch: str | None = None
+        self.thinking: int | None = None
+        self.bot_task: asyncio.Task[None] | None = None
+        self.lock = asyncio.Lock()
+        self._views: dict[tuple[int, int | None, frozenset[int]], str] = {}
+        self._models: dict[tuple[int, int, int, bool], RenderModel] = {}
+        self.summary = stored.summary
+        for event in stored.events:
+            self.apply(event)
+
+    # -- where the match stands -----------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        """The match id."""
+        return self.config.id
+
+    @property
+    def state(self) -> State:
+        """The current position."""
+        return self.states[-1]
+
+    @property
+    def ply(self) -> int:
+        """Turns played so far: the ``ply`` a client must send with its next turn."""
+        return len(self.turns)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The result: by the rules, or by a resignation; None while the game goes on."""
+        return self.state.outcome or self.resigned
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move, None once the game is over."""
+        return None if self.outcome is not None else self.state.current_player
+
+    def bot_to_move(self) -> int | None:
+        """The seat to move if a bot plays it."""
+        seat = self.to_move
+        if seat is not None and self.config.seats[seat].kind == "bot":
+            return seat
+        return None
+
+    def player_specs(self) -> list[str]:
+        """Each seat's player as the record names it: ``human`` or the bot spec."""
+        return [seat.bot or "human" for seat in self.config.seats]
+
+    def result(self) -> dict[str, Any] | None:
+        """The result object of the view, or None."""
+        outcome = self.outcome
+        if outcome is None:
+            return None
+        return {
+            "text": outcome.describe(self.names),
+            "termination": outcome.termination.value,
+            "results": [result.value for result in outcome.results],
+            "scores": None if outcome.scores is None else list(outcome.scores),
+        }
+
+    def summary_now(self, updated: str) -> Summary:
+        """The lobby line of the match as it stands."""
+        result = self.result()
+        return Summary(
+            "finished" if result else "active",
+            result["text"] if result else None,
+            self.ply,
+            updated,
+        )
+
+    # -- changes --------------------------------------------------------------------------
+
+    def apply(self, event: Event) -> None:
+        """Apply an event already checked (or read back from the store)."""
+        if event.kind == "turn":
+            state = self.state.clone()
+            decisions = event.text.split("+")
+            for decision in decisions:
+                state.apply_action(state.parse_action(decision))
+            self.turns.append(Turn(event.seat, decisions))
+            self.states.append(state)
+        elif event.kind == "resign":
+            self.resigned = _resignation(self.game.num_players, event.seat)
+        elif event.kind == "takeback":
+            kept = int(event.text)
+            del self.turns[kept:]
+            del self.states[kept + 1 :]
+        else:
+            self.rematch = event.text
+        self.events.append(event)
+
+    def check_turn(self, seat: int, ply: int, text: str) -> Event:
+        """The event of a whole turn by ``seat``, or an ApiError saying why it is refused."""
+        self.check_can_act(seat, ply)
+        try:
+            actions = self.state.parse_turn(text)
+        except BoardlabError as error:
+            raise ApiError(422, str(error)) from error
+        probe = self.state.clone()
+        decisions = []
+        for action in actions:
+            decisions.append(probe.action_to_str(action))
+            probe.apply_action(action)
+        if not (probe.is_terminal() or probe.turn_start):
+            raise ApiError(
+                422,
+                f"the turn is not complete: {self.names[seat]} still has a decision to make "
+                f"(send the whole turn, decisions joined by '+')",
+            )
+        return Event("turn", seat, "+".join(decisions))
+
+    def check_preset(self, seat: int, ply: int, name: str, seed: int) -> Event:
+        """The event of playing preset ``name`` as ``seat``'s whole turn."""
+        self.check_can_act(seat, ply)
+        if name not in self._presets():
+            offered = ", ".join(self._presets()) or "none"
+            raise ApiError(422, f"no preset {name!r} can be played here; presets: {offered}")
+        try:
+            actions = self.state.preset_actions(name, seed)
+        except BoardlabError as error:
+            raise ApiError(422, str(error)) from error
+        probe = self.state.clone()
+        decisions = []
+        for action in actions:
+            decisions.append(probe.action_to_str(action))
+            probe.apply_action(action)
+        return self.check_turn(seat, ply, "+".join(decisions))
+
+    def check_can_act(self, seat: int, ply: int | None = None) -> None:
+        """Refuse (409) a decision after the end, with a stale ply, or out of turn."""
+        if self.outcome is not None:
+            raise ApiError(409, "the game is over")
+        if ply is not None and ply != self.ply:
+            raise ApiError(
+                409, f"the position has changed (you sent ply {ply}, it is {self.ply}); reload it"
+            )
+        if seat != self.to_move:
+            mover = self.names[self.state.current_player]
+            raise ApiError(409, f"it is not {self.names[seat]}'s turn: {mover} is to move")
+
+    def check_takeback(self, seat: int, held: frozenset[int]) -> Event:
+        """The event that undoes ``seat``'s last turn and every turn after it."""
+        if self.outcome is not None:
+            raise ApiError(409, "the game is over")
+        seats = self.config.seats
+        if not any(s.kind == "bot" for s in seats) or any(
+            s.kind != "bot" and i not in held for i, s in enumerate(seats)
+        ):
+            raise ApiError(409, "takebacks are only allowed against a bot")
+        for index in range(len(self.turns) - 1, -1, -1):
+            if self.turns[index].seat == seat:
+                return Event("takeback", seat, str(index))
+        raise ApiError(409, f"{self.names[seat]} has no turn to take back")
+
+    # -- what a client may see ------------------------------------------------------------
+
+    def viewer(self, held: frozenset[int]) -> int:
+        """The seat whose view a client gets: the seat to move if it holds it (hot-seat), else
+        its lowest seat, else the spectator's."""
+        if not held:
+            return SPECTATOR
+        to_move = self.to_move
+        return to_move if to_move in held else min(held)
+
+    def drawn_as(self, view: int) -> int:
+        """The view a picture is drawn in: in a game without hidden information every seat
+        sees the same, so all share the spectator's picture (drawn once, see ``pictures``)."""
+        return view if self.game.has_hidden_information else SPECTATOR
+
+    def hides(self, state: State, view: int) -> bool:
+        """True when ``view`` may not see all of ``state``."""
+        if not self.game.has_hidden_information:
+            return False
+        return state.view_text(view) != state.position_text()
+
+    def turn_hidden(self, index: int, view: int) -> bool:
+        """True when ``view`` may not read turn ``index``: another seat's turn played while
+        the current position still hides something from ``view``."""
+        return self.turns[index].seat != view and self.hides(self.state, view)
+
+    def model(self, at: int, view: int) -> RenderModel:
+        """The render model of ``states[at]`` in ``view``, its last turn marked if ``view`` may
+        see it. Kept until the match changes: every client that sees the same picture shares it.
+        """
+        visible = self.last_turn_visible(at, view)
+        key = (len(self.events), at, self.drawn_as(view), visible)
+        model = self._models.get(key)
+        if model is None:
+            if len(self._models) >= VIEW_CACHE_SIZE:
+                self._models.clear()
+            paths = self.last_turn_paths(at) if visible else ()
+            model = self.states[at].render_model(view=self.drawn_as(view), last_turn=paths)
+            self._models[key] = model
+        return model
+
+    def last_turn_visible(self, at: int, view: int) -> bool:
+        """True when ``view`` may see the turn that led to ``states[at]``."""
+        return not (at == 0 or self.turn_hidden(at - 1, view) or self.hides(self.states[at], view))
+
+    def last_turn_paths(self, at: int) -> Sequence[ClickPath]:
+        """Click paths of the turn that led to ``states[at]`` (``at`` > 0)."""
+        state = self.states[at - 1].clone()
+        paths = []
+        for decision in self.turns[at - 1].decisions:
+            action = state.parse_action(decision)
+            paths.append(state.click_path(action))
+            state.apply_action(action)
+        return paths
+
+    def view_json(self, held: frozenset[int]) -> str:
+        """The view object (``docs/web-api.md``) for a client holding ``held``, as JSON.
+
+        Views are kept until the match changes: a commit's answer and its broadcast to the
+        clients holding the same seats draw and encode the view once.
+        """
+        key = (len(self.events), self.thinking, held)
+        cached = self._views.get(key)
+        if cached is None:
+            if len(self._views) >= VIEW_CACHE_SIZE:
+                self._views.clear()
+            cached = self._views[key] = to_json(self.view(held))
+        return cached
+
+    def view_message(self, held: frozenset[int]) -> str:
+        """The websocket message that carries the view."""
+        return f'{{"type":"view","view":{self.view_json(held)}}}'
+
+    def view(self, held: frozenset[int]) -> dict[str, Any]:
+        """The view object for a client holding ``held``."""
+        return self._build_view(held)
+
+    def _build_view(self, held: frozenset[int]) -> dict[str, Any]:
+        view = self.viewer(held)
+        state = self.state
+        model = self.model(self.ply, view)
+        acting = self.to_move is not None and self.to_move in held
+        hiding = self.hides(state, view)
+        return {
+            "id": self.id,
+            "game": self.game.id,
+            "name": self.game.name,
+            "options": self.config.options,
+            "players": [
+                {
+                    "seat": seat,
+                    "name": self.names[seat],
+                    "kind": config.kind,
+                    "bot": config.bot,
+                    "held": seat in held,
+                }
+                for seat, config in enumerate(self.config.seats)
+            ],
+            "status": "finished" if self.outcome is not None else "active",
+            "ply": self.ply,
+            "to_move": self.to_move,
+            "phase": model.phase,
+            "status_text": model.status,
+            "thinking": self.thinking is not None,
+            "result": self.result(),
+            "colours": [seat_colour(model, seat) for seat in range(len(self.names))],
+            "scores": None if model.scores is None else list(model.scores),
+            "notes": list(model.notes),
+            "moves": [
+                {
+                    "n": index + 1,
+                    "seat": turn.seat,
+                    "turn": HIDDEN_TURN if hiding and turn.seat != view else turn.text,
+                }
+                for index, turn in enumerate(self.turns)
+            ],
+            "svg": picture(model),
+            "legal": self.legal(state) if acting else [],
+            "presets": self._presets() if acting else [],
+            "you": sorted(held),
+            "rematch": self.rematch,
+        }
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        """The legal next decisions of ``state`` with their click paths."""
+        return [
+            {
+                "text": state.action_to_str(action),
+                "targets": list(path.targets),
+                "button": path.button,
+            }
+            for action, path in state.click_paths().items()
+        ]
+
+    def position(self, at: int, held: frozenset[int]) -> dict[str, Any]:
+        """The picture after the first ``at`` turns, in the client's view."""
+        if not 0 <= at <= self.ply:
+            raise ApiError(400, f"'at' must be a turn number from 0 to {self.ply}")
+        model = self.model(at, self.viewer(held))
+        return {
+            "at": at,
+            "svg": picture(model),
+            "status": model.status,
+        }
+
+    def preview(self, seat: int, steps: list[str]) -> dict[str, Any]:
+        """The picture and next legal decisions after ``steps`` of ``seat``'s unfinished turn."""
+        self.check_can_act(seat)
+        probe = self.state.clone()
+        paths = []
+        for index, step in enumerate(steps):
+            if index and (probe.is_terminal() or probe.turn_start):
+                raise ApiError(422, f"the turn ends after {'+'.join(steps[:index])}")
+            try:
+                action = probe.parse_action(step)
+            except BoardlabError as error:
+                raise ApiError(422, str(error)) from error
+            paths.append(probe.click_path(action))
+            probe.apply_action(action)
+        complete = bool(steps) and (probe.is_terminal() or probe.turn_start)
+        return {
+            "svg": picture(probe.render_model(view=self.drawn_as(seat), last_turn=paths)),
+            "legal": [] if complete else self.legal(probe),
+            "turn_complete": complete,
+        }
+
+    def record_text(self, held: frozenset[int]) -> str:
+        """The game record (``boardlab replay`` reads it), unless it would reveal a secret."""
+        if self.hides(self.state, self.viewer(held)):
+            raise ApiError(409, "the record is available once nothing is hidden from you")
+        record = Record(self.game, None, self.player_specs(), self.config.created)
+        record.turns = [Turn(turn.seat, list(turn.decisions)) for turn in self.turns]
+        record.resigned = self.resigned
+        return record.to_text(self.state)
+
+    def _presets(self) -> list[str]:
+        try:
+            return self.state.presets()
+        except BoardlabError:
+            return []
+
+
+def to_json(data: Any) -> str:
+    """Compact JSON, as the API sends it."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def _resignation(players: int, seat: int) -> Outcome:
+    """``seat`` resigns: it loses and every other seat wins (the record's convention)."""
+    results = tuple(Result.LOSS if i == seat else Result.WIN for i in range(players))
+    return Outcome(results, Termination.RESIGNATION)

@@ -1,0 +1,120 @@
+/**
+ * The board on the game page: shows the server's SVG, marks selected and next cells, flips
+ * the picture, and turns clicks (or Enter on a focused cell) into cell ids.
+ */
+import { svgNode } from "./dom.js";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+export class Board {
+  /** `onCell(id)` is called for a click on any element that carries a `data-id`. */
+  constructor(container, onCell) {
+    this.container = container;
+    this.svg = null;
+    container.addEventListener("click", (event) => {
+      const cell = event.target.closest?.("[data-id]");
+      if (cell && this.container.contains(cell)) onCell(cell.dataset.id);
+    });
+    container.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      const cell = event.target.closest?.("[data-id]");
+      if (!cell) return;
+      event.preventDefault();
+      onCell(cell.dataset.id);
+    });
+  }
+
+  /** Show a new picture (server-built SVG markup). */
+  show(markup) {
+    const svg = svgNode(markup);
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", "Board");
+    svg.removeAttribute("width");
+    svg.removeAttribute("height");
+    this.container.replaceChildren(svg);
+    this.svg = svg;
+  }
+
+  /** Turn the picture half a turn (its labels stay upright, see style.css). */
+  setFlipped(flipped) {
+    this.container.classList.toggle("flipped", flipped);
+  }
+
+  /** The element of a cell or pool piece, or null. */
+  element(id) {
+    return this.svg?.querySelector(`[data-id="${CSS.escape(id)}"]`) ?? null;
+  }
+
+  /**
+   * Mark `selected` ids (clicked so far) and `targets` ids (what may be clicked next); the
+   * targets also become keyboard-focusable buttons. Before the first click (`firstClick`) the
+   * targets are the pieces or cells a decision starts from: they get a thin frame rather than
+   * a dot, so the letters on the pieces stay readable.
+   */
+  mark(selected, targets, firstClick = false) {
+    if (!this.svg) return;
+    for (const node of this.svg.querySelectorAll(".bl-selected, .bl-target")) {
+      node.classList.remove("bl-selected", "bl-target");
+      node.removeAttribute("tabindex");
+      node.removeAttribute("role");
+    }
+    this.svg.querySelector(".bl-overlay")?.remove();
+    const picks = [
+      ...[...selected].map((id) => ({ id, selected: true })),
+      ...[...targets].map((id) => ({ id, selected: false })),
+    ].map((pick) => ({ ...pick, node: this.element(pick.id) })).filter((pick) => pick.node);
+    // Measure every box before changing anything, so the page is laid out once, not per cell.
+    for (const pick of picks) pick.box = this.box(pick.node);
+    const overlay = document.createElementNS(SVG_NS, "g");
+    overlay.setAttribute("class", "bl-overlay");
+    overlay.setAttribute("pointer-events", "none");
+    for (const { id, node, box, selected: isSelected } of picks) {
+      if (isSelected) {
+        node.classList.add("bl-selected");
+        overlay.append(ring(box, "bl-ring"));
+        continue;
+      }
+      node.classList.add("bl-target");
+      node.setAttribute("tabindex", "0");
+      node.setAttribute("role", "button");
+      node.setAttribute("aria-label", id);
+      overlay.append(firstClick ? ring(box, "bl-origin") : dot(box));
+    }
+    this.svg.append(overlay);
+  }
+
+  /** The box of `node` in the root SVG's coordinates. */
+  box(node) {
+    const b = node.getBBox();
+    const m = this.svg.getScreenCTM().inverse().multiply(node.getScreenCTM());
+    const corners = [[b.x, b.y], [b.x + b.width, b.y + b.height]].map(([x, y]) => {
+      const p = new DOMPoint(x, y).matrixTransform(m);
+      return [p.x, p.y];
+    });
+    const [[x1, y1], [x2, y2]] = corners;
+    return { x: Math.min(x1, x2), y: Math.min(y1, y2), w: Math.abs(x2 - x1), h: Math.abs(y2 - y1) };
+  }
+}
+
+/** A round mark in the middle of a box: a cell that may be clicked next. */
+function dot(b) {
+  const mark = document.createElementNS(SVG_NS, "circle");
+  mark.setAttribute("class", "bl-dot");
+  mark.setAttribute("cx", b.x + b.w / 2);
+  mark.setAttribute("cy", b.y + b.h / 2);
+  mark.setAttribute("r", Math.max(Math.min(b.w, b.h) * 0.16, 1));
+  return mark;
+}
+
+/** A rounded frame just inside a box, of class `kind` (selected cell or first-click piece). */
+function ring(b, kind) {
+  const mark = document.createElementNS(SVG_NS, "rect");
+  mark.setAttribute("class", kind);
+  const pad = Math.min(b.w, b.h) * 0.04;
+  mark.setAttribute("x", b.x + pad);
+  mark.setAttribute("y", b.y + pad);
+  mark.setAttribute("width", Math.max(b.w - 2 * pad, 1));
+  mark.setAttribute("height", Math.max(b.h - 2 * pad, 1));
+  mark.setAttribute("rx", Math.min(b.w, b.h) * 0.12);
+  return mark;
+}

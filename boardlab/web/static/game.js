@@ -1,0 +1,453 @@
+/**
+ * The game page: follows one match live, builds the user's decisions by clicks (compound
+ * turns step by step through the preview API), and offers review, flip, resign, takeback,
+ * rematch and the record download.
+ */
+import { ApiError, keepCreated, loadInvites, loadTokens, request, takeInviteFragment } from "./api.js";
+import { Board } from "./board.js";
+import { ClickPicker } from "./clicks.js";
+import { el, notify, replace, words } from "./dom.js";
+import { LiveConnection } from "./live.js";
+import { showBanner, showMoves, showPlayers } from "./panel.js";
+
+const $ = (id) => document.getElementById(id);
+
+class GamePage {
+  constructor(matchId) {
+    this.id = matchId;
+    this.api = `/api/matches/${encodeURIComponent(matchId)}`;
+    this.view = null;
+    this.steps = [];          // decisions of the unfinished turn, committed together
+    this.stepLegal = null;    // legal decisions after `steps` (null: the view's)
+    this.stepSvg = null;
+    this.picker = new ClickPicker();
+    this.reviewAt = null;     // turns shown while reviewing (null: the live position)
+    this.thinkingSeat = null;
+    this.busy = false;
+    this.bots = new Map();
+    this.flipChoice = localStorage.getItem(`boardlab:flip:${matchId}`);
+    this.flipped = this.flipChoice === "1";
+    this.board = new Board($("board"), (id) => this.onCell(id));
+    this.board.setFlipped(this.flipped);
+    this.wire();
+  }
+
+  wire() {
+    $("undo-step").addEventListener("click", () => this.undoStep());
+    $("flip").addEventListener("click", () => this.flip());
+    $("resign").addEventListener("click", () => this.resign());
+    $("takeback").addEventListener("click", () => this.takeback());
+    $("review-live").addEventListener("click", () => this.review(null));
+    $("first").addEventListener("click", () => this.review(0));
+    $("prev").addEventListener("click", () => this.step(-1));
+    $("next").addEventListener("click", () => this.step(1));
+    $("last").addEventListener("click", () => this.review(null));
+    for (const b of document.querySelectorAll(".download")) b.addEventListener("click", () => this.download());
+    for (const b of document.querySelectorAll(".rematch")) b.addEventListener("click", () => this.rematch());
+    $("notation").addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.typed($("notation-input").value.trim());
+    });
+    document.addEventListener("keydown", (event) => this.onKey(event));
+  }
+
+  async start() {
+    document.title = "Boardlab: game";
+    $("watch-url").textContent = `${location.origin}/match/${this.id}`;
+    $("watch-url").href = `/match/${this.id}`;
+    request("GET", "/api/catalogue").then((catalogue) => {
+      for (const bot of catalogue.bots ?? []) this.bots.set(bot.spec, bot.label);
+      if (this.view) this.render();
+    }, () => { /* bot specs stand in for their labels */ });
+    try {
+      this.apply(await request("GET", this.api, { matchId: this.id }));
+    } catch (error) {
+      if (error.status === 404) {
+        $("title").textContent = "No such game";
+        $("missing-text").textContent = error.message;
+        $("missing").hidden = false;
+        return;
+      }
+      this.fail(error);
+    }
+    this.live = new LiveConnection(this.id, Object.values(loadTokens(this.id)), {
+      onView: (view) => this.apply(view),
+      onThinking: (seat) => { this.thinkingSeat = seat; this.render(); },
+      onState: (state) => this.connection(state),
+      onError: (message) => notify(message),
+    });
+    this.live.start();
+  }
+
+  connection(state) {
+    const box = $("connection");
+    box.dataset.state = state;
+    box.textContent = state === "live" ? "live" : "reconnecting…";
+  }
+
+  /** Take a new view from the server (its picture, legal decisions and everything else). */
+  apply(view) {
+    const old = this.view;
+    const moved = !old || old.ply !== view.ply || old.status !== view.status;
+    this.view = view;
+    if (!view.thinking) this.thinkingSeat = null;
+    else if (view.to_move !== null) this.thinkingSeat = view.to_move;
+    if (!old && this.flipChoice === null) {
+      // The second seat of a two-seat game sees its own side at the bottom, until flipped.
+      this.flipped = view.players.length === 2 && (view.you ?? []).length === 1 && view.you[0] === 1;
+      this.board.setFlipped(this.flipped);
+    }
+    if (moved) this.resetTurn();
+    if (moved && this.reviewAt !== null) this.reviewAt = null;
+    this.render();
+  }
+
+  resetTurn() {
+    this.steps = [];
+    this.stepLegal = null;
+    this.stepSvg = null;
+    this.picker.reset(this.view?.legal ?? []);
+  }
+
+  /** The seat this browser plays now, or null. */
+  mySeat() {
+    const v = this.view;
+    if (!v || v.status !== "active" || v.to_move === null) return null;
+    return (v.you ?? []).includes(v.to_move) ? v.to_move : null;
+  }
+
+  legalNow() {
+    return this.stepLegal ?? this.view?.legal ?? [];
+  }
+
+  render() {
+    const v = this.view;
+    if (!v) return;
+    $("game").hidden = false;
+    $("title").textContent = v.name;
+    // Tests and scripts wait on these instead of on timing.
+    document.body.dataset.ply = v.ply;
+    document.body.dataset.status = v.status;
+    document.title = `Boardlab: ${v.name}`;
+    const you = v.you ?? [];
+    $("role").textContent = you.length === 0 ? "spectator"
+      : you.length === 1 ? `you play ${v.players[you[0]]?.name ?? ""}` : "hot-seat";
+    $("status").textContent = v.status_text || (v.result?.text ?? "");
+    $("phase").textContent = v.phase ? `Phase: ${words(v.phase)}` : "";
+    showPlayers($("players"), v, { thinkingSeat: this.thinkingSeat, bots: this.bots });
+    replace($("notes"), (v.notes ?? []).map((line) => el("li", {}, line)));
+    const shown = this.reviewAt ?? v.moves.length;
+    showMoves($("moves"), v, shown, (n) => this.review(n));
+    showBanner($("banner"), v);
+    this.renderInvites();
+    this.renderActions();
+    if (this.reviewAt === null) {
+      $("review").hidden = true;
+      this.board.show(this.stepSvg ?? v.svg);
+      this.renderTurn();
+    } else {
+      this.renderTurn();
+    }
+  }
+
+  renderActions() {
+    const v = this.view;
+    const holds = (v.you ?? []).length > 0;
+    const active = v.status === "active";
+    const vsBot = v.players.some((p) => p.kind === "bot") && !v.players.some((p) => p.kind === "invite");
+    $("resign").hidden = !(holds && active);
+    $("takeback").hidden = !(holds && active && vsBot && v.moves.length > 0);
+    for (const b of document.querySelectorAll(".rematch")) {
+      b.hidden = !(holds && !active);
+      b.textContent = v.rematch ? "Join the rematch" : "Rematch";
+    }
+    const watch = $("watch-rematch");
+    watch.hidden = holds || !v.rematch;
+    if (v.rematch) watch.href = `/match/${encodeURIComponent(v.rematch)}`;
+    $("notation").hidden = this.mySeat() === null;
+    const example = (v.legal ?? []).find((d) => d.text)?.text;
+    $("notation-input").placeholder = example ? `e.g. ${example}` : "";
+  }
+
+  renderInvites() {
+    const invites = loadInvites(this.id);
+    const seats = Object.keys(invites);
+    $("invites").hidden = seats.length === 0;
+    replace($("invite-list"), seats.map((seat) => {
+      const url = `${location.origin}${invites[seat]}`;
+      const input = el("input", { readonly: true, value: url, "aria-label": `Invite link for seat ${seat}` });
+      return el("li", {},
+        el("span", { class: "invite-seat" }, this.view?.players[seat]?.name ?? `Seat ${seat}`),
+        input,
+        el("button", { type: "button", onclick: () => this.copy(input) }, "Copy"));
+    }));
+  }
+
+  async copy(input) {
+    input.select();
+    try {
+      await navigator.clipboard.writeText(input.value);
+      notify("Link copied.", "info");
+    } catch {
+      notify("Select the link and copy it by hand.", "info");
+    }
+  }
+
+  /** Show what the user may do now: highlighted cells, choices, buttons, presets, steps. */
+  renderTurn() {
+    const mine = this.mySeat() !== null && this.reviewAt === null;
+    const legal = mine ? this.legalNow() : [];
+    const state = this.picker.state();
+    if (mine) {
+      const first = this.picker.clicked.length === 0;
+      const next = first ? new Set(legal.filter((d) => d.targets.length).map((d) => d.targets[0])) : state.next;
+      this.board.mark(this.picker.clicked, next, first);
+    } else {
+      this.board.mark([], []);
+    }
+    $("steps").hidden = !(mine && this.steps.length);
+    $("steps-text").textContent = this.steps.join(" + ");
+    replace($("buttons"), legal.filter((d) => d.button).map((d) => el("button", {
+      type: "button", class: "decision", "data-button": d.button, title: d.text,
+      onclick: () => this.decide(d),
+    }, buttonLabel(d.button))));
+    const presets = mine && !this.steps.length ? this.view.presets ?? [] : [];
+    replace($("presets"), presets.length ? [
+      el("span", { class: "muted" }, "Deploy a preset:"),
+      presets.map((name) => el("button", {
+        type: "button", class: "preset", "data-preset": name, onclick: () => this.preset(name),
+      }, words(name))),
+    ] : []);
+    if (!this.choices) replace($("choices"));
+  }
+
+  onCell(id) {
+    if (this.busy || this.mySeat() === null || this.reviewAt !== null) return;
+    const answer = this.picker.click(id);
+    this.choices = null;
+    if (answer.kind === "play") {
+      this.decide(answer.decision);
+      return;
+    }
+    if (answer.kind === "choose") {
+      this.choices = answer.options;
+      replace($("choices"), [
+        el("span", { class: "muted" }, "Play"),
+        answer.options.map((d) => el("button", {
+          type: "button", class: "choice", onclick: () => this.decide(d),
+        }, d.text)),
+        this.picker.state().next.size ? el("span", { class: "muted" }, "or click on to go further") : null,
+      ]);
+    }
+    this.renderTurn();
+  }
+
+  /** Take one decision: preview it, and commit the turn once it is complete. */
+  async decide(decision) {
+    const seat = this.mySeat();
+    if (seat === null || this.busy) return;
+    this.choices = null;
+    const steps = [...this.steps, decision.text];
+    this.busy = true;
+    try {
+      const preview = await request("POST", `${this.api}/preview`, {
+        body: { seat, steps }, matchId: this.id,
+      });
+      if (preview.turn_complete) {
+        await this.commit({ seat, ply: this.view.ply, turn: steps.join("+") });
+      } else {
+        this.steps = steps;
+        this.stepLegal = preview.legal;
+        this.stepSvg = preview.svg;
+        this.picker.reset(preview.legal);
+        this.render();
+      }
+    } catch (error) {
+      this.fail(error);
+      this.resetTurn();
+      this.render();
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  async commit(body) {
+    const view = await request("POST", `${this.api}/turn`, { body, matchId: this.id });
+    $("notation-input").value = "";
+    if (!this.view || view.ply >= this.view.ply) this.apply(view);
+  }
+
+  async undoStep() {
+    if (this.busy || !this.steps.length) return;
+    const steps = this.steps.slice(0, -1);
+    if (!steps.length) {
+      this.resetTurn();
+      this.render();
+      return;
+    }
+    this.busy = true;
+    try {
+      const preview = await request("POST", `${this.api}/preview`, {
+        body: { seat: this.mySeat(), steps }, matchId: this.id,
+      });
+      this.steps = steps;
+      this.stepLegal = preview.legal;
+      this.stepSvg = preview.svg;
+      this.picker.reset(preview.legal);
+      this.render();
+    } catch (error) {
+      this.fail(error);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  async typed(text) {
+    const seat = this.mySeat();
+    if (!text || seat === null) return;
+    const turn = [...this.steps, text].join("+");
+    this.busy = true;
+    try {
+      await this.commit({ seat, ply: this.view.ply, turn });
+    } catch (error) {
+      this.fail(error);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  async preset(name) {
+    const seat = this.mySeat();
+    if (seat === null || this.busy) return;
+    this.busy = true;
+    try {
+      await this.commit({ seat, ply: this.view.ply, preset: name });
+    } catch (error) {
+      this.fail(error);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** The seat a resign or takeback speaks for: the one to move if held, else the first held. */
+  actingSeat() {
+    return this.mySeat() ?? (this.view?.you ?? [])[0] ?? null;
+  }
+
+  async resign() {
+    const button = $("resign");
+    if (button.dataset.armed !== "1") {
+      button.dataset.armed = "1";
+      button.textContent = "Confirm resign";
+      setTimeout(() => { button.dataset.armed = ""; button.textContent = "Resign"; }, 4000);
+      return;
+    }
+    button.dataset.armed = "";
+    button.textContent = "Resign";
+    await this.action("resign", { seat: this.actingSeat() });
+  }
+
+  async takeback() {
+    await this.action("takeback", { seat: this.actingSeat() });
+  }
+
+  async action(name, body) {
+    try {
+      this.apply(await request("POST", `${this.api}/${name}`, { body, matchId: this.id }));
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  async rematch() {
+    try {
+      const answer = await request("POST", `${this.api}/rematch`, { body: {}, matchId: this.id });
+      keepCreated(answer);
+      location.href = `/match/${encodeURIComponent(answer.id)}`;
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  async download() {
+    const headers = {};
+    const tokens = Object.values(loadTokens(this.id));
+    if (tokens.length) headers.Authorization = `Bearer ${tokens.join(",")}`;
+    try {
+      const response = await fetch(`${this.api}/record`, { headers });
+      if (!response.ok) {
+        let message = `The server answered ${response.status}.`;
+        try { message = (await response.json()).error ?? message; } catch { /* keep the status */ }
+        throw new ApiError(message, response.status);
+      }
+      const blob = await response.blob();
+      const link = el("a", { href: URL.createObjectURL(blob), download: `${this.view?.game ?? "game"}-${this.id}.txt` });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  flip() {
+    this.flipped = !this.flipped;
+    localStorage.setItem(`boardlab:flip:${this.id}`, this.flipped ? "1" : "0");
+    this.board.setFlipped(this.flipped);
+  }
+
+  /** Show the position after `at` turns (null: back to the live game). */
+  async review(at) {
+    const total = this.view?.moves.length ?? 0;
+    if (at === null || at >= total) {
+      this.reviewAt = null;
+      this.render();
+      return;
+    }
+    at = Math.max(0, at);
+    try {
+      const position = await request("GET", `${this.api}/position?at=${at}`, { matchId: this.id });
+      this.reviewAt = at;
+      this.board.show(position.svg);
+      $("review").hidden = false;
+      $("review-text").textContent = at === 0 ? "Start position" : `Position after move ${at} of ${total}`;
+      this.render();
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  step(delta) {
+    const total = this.view?.moves.length ?? 0;
+    this.review((this.reviewAt ?? total) + delta);
+  }
+
+  onKey(event) {
+    const tag = event.target.tagName;
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || event.altKey || event.ctrlKey || event.metaKey) return;
+    const total = this.view?.moves.length ?? 0;
+    const keys = {
+      ArrowLeft: () => this.step(-1),
+      ArrowRight: () => this.step(1),
+      Home: () => this.review(0),
+      End: () => this.review(null),
+      Escape: () => { this.picker.reset(this.legalNow()); this.choices = null; this.renderTurn(); },
+    };
+    if (!keys[event.key] || (total === 0 && event.key !== "Escape")) return;
+    event.preventDefault();
+    keys[event.key]();
+  }
+
+  fail(error) {
+    notify(error instanceof ApiError ? error.message : "Something went wrong; reload the page.");
+  }
+}
+
+function buttonLabel(name) {
+  return { H: "Hunker (H)", pass: "Pass", end: "End turn" }[name] ?? name;
+}
+
+const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).at(-1) ?? "");
+takeInviteFragment(matchId);
+new GamePage(matchId).start();

@@ -1,0 +1,183 @@
+/** The lobby: the games with their pictures, the new-game form, and the games on the server. */
+import { keepCreated, request } from "./api.js";
+import { el, notify, replace, svgNode, words } from "./dom.js";
+
+const $ = (id) => document.getElementById(id);
+const REFRESH_MS = 5000;
+
+let catalogue = { games: [], bots: [] };
+let chosen = null;
+
+async function start() {
+  try {
+    catalogue = await request("GET", "/api/catalogue");
+  } catch (error) {
+    notify(error.message);
+    return;
+  }
+  showGames();
+  for (const game of catalogue.games) $("filter-game").append(el("option", { value: game.id }, game.name));
+  $("filter-game").addEventListener("change", refresh);
+  $("filter-status").addEventListener("change", refresh);
+  $("create-form").addEventListener("submit", create);
+  $("options").addEventListener("input", seatsFollowOption);
+  $("create-cancel").addEventListener("click", () => { $("create").hidden = true; });
+  refresh();
+  setInterval(refresh, REFRESH_MS);
+}
+
+function showGames() {
+  replace($("games"), catalogue.games.map((game) => el("li", { class: "game-card", "data-game": game.id },
+    el("div", { class: "picture" }, game.picture ? svgNode(game.picture) : null),
+    el("div", { class: "card-text" },
+      el("h3", {}, game.name),
+      el("p", { class: "players-count" }, game.min_players === game.max_players
+        ? `${game.min_players} players` : `${game.min_players}–${game.max_players} players`),
+      el("p", { class: "summary" }, game.summary),
+      el("button", { type: "button", class: "primary new-game", onclick: () => choose(game) }, `New ${game.name} game`)))));
+}
+
+/** Open the form for a game: its options from the schema and one row per seat. */
+function choose(game) {
+  chosen = game;
+  $("create-title").textContent = `New game of ${game.name}`;
+  replace($("options"), game.options.map(optionField));
+  showSeats();
+  $("create").hidden = false;
+  $("create").scrollIntoView({ behavior: "smooth", block: "start" });
+  $("create").querySelector("select, input, button")?.focus({ preventScroll: true });
+}
+
+function optionField(option) {
+  const id = `option-${option.key}`;
+  let input;
+  if (option.kind === "bool") {
+    input = el("input", { type: "checkbox", id, name: option.key, checked: option.default === true });
+  } else if (option.choices && option.choices.length) {
+    input = el("select", { id, name: option.key }, option.choices.map((choice) =>
+      el("option", { value: String(choice), selected: choice === option.default }, String(choice))));
+  } else if (option.kind === "int") {
+    const given = typeof option.default === "number";
+    input = el("input", {
+      type: "number", id, name: option.key, value: given ? option.default : "", min: option.min,
+      max: option.max, step: 1, required: given, placeholder: given ? null : "not set",
+    });
+  } else {
+    input = el("input", { type: "text", id, name: option.key, value: String(option.default ?? ""), maxlength: 200 });
+  }
+  input.dataset.kind = option.kind;
+  input.dataset.default = JSON.stringify(option.default);
+  return el("div", { class: `field field-${option.kind}` },
+    el("label", { for: id }, words(option.key)),
+    input,
+    el("p", { class: "help" }, option.help));
+}
+
+/** The number of seats: the `players` option where the game has one, else its default seats. */
+function seatCount() {
+  const players = $("option-players");
+  const n = players ? Number.parseInt(players.value, 10) : NaN;
+  if (Number.isInteger(n) && n >= chosen.min_players && n <= chosen.max_players) return n;
+  return chosen.player_names.length;
+}
+
+function seatsFollowOption(event) {
+  if (event.target.id === "option-players") showSeats();
+}
+
+function showSeats() {
+  const old = [...$("seats").querySelectorAll("select")].map((s) => s.value);
+  const n = seatCount();
+  const bots = catalogue.bots.length ? catalogue.bots : [{ spec: "random", label: "Random" }];
+  const rows = [];
+  for (let seat = 0; seat < n; seat += 1) {
+    const name = chosen.player_names[seat] ?? `P${seat + 1}`;
+    const level = bots.find((bot) => bot.spec.startsWith("level:")) ?? bots[0];
+    const fallback = seat === 0 ? "human" : `bot:${level.spec}`;
+    const select = el("select", { id: `seat-${seat}`, name: `seat-${seat}` },
+      el("option", { value: "human" }, "You (this browser)"),
+      el("option", { value: "invite" }, "A friend (invite link)"),
+      el("optgroup", { label: "Bot" }, bots.map((bot) => el("option", { value: `bot:${bot.spec}` },
+        bot.rating === null || bot.rating === undefined ? bot.label : `${bot.label} (${Math.round(bot.rating)})`))));
+    select.value = old[seat] ?? fallback;
+    rows.push(el("div", { class: "field seat-row" }, el("label", { for: `seat-${seat}` }, name), select));
+  }
+  replace($("seats"), rows);
+}
+
+function optionValues() {
+  const values = {};
+  for (const input of $("options").querySelectorAll("input, select")) {
+    const fallback = JSON.parse(input.dataset.default);
+    let value;
+    if (input.type === "checkbox") value = input.checked;
+    else if (input.dataset.kind === "int" && /^-?\d+$/.test(input.value.trim())) value = Number.parseInt(input.value, 10);
+    else value = input.value.trim();
+    // An empty box leaves an option to the server (e.g. a seed drawn when not given).
+    if (value === "") continue;
+    if (value !== fallback && String(value) !== String(fallback)) values[input.name] = value;
+  }
+  return values;
+}
+
+async function create(event) {
+  event.preventDefault();
+  const seats = [...$("seats").querySelectorAll("select")].map((select) => select.value.startsWith("bot:")
+    ? { kind: "bot", bot: select.value.slice(4) } : { kind: select.value });
+  const button = event.submitter;
+  if (button) button.disabled = true;
+  try {
+    const answer = await request("POST", "/api/matches", {
+      body: { game: chosen.id, options: optionValues(), seats },
+    });
+    keepCreated(answer);
+    location.href = `/match/${encodeURIComponent(answer.id)}`;
+  } catch (error) {
+    notify(error.message);
+  } finally {
+    if (button) button.disabled = false;
+  }
+}
+
+async function refresh() {
+  const query = new URLSearchParams({ limit: "50" });
+  if ($("filter-game").value) query.set("game", $("filter-game").value);
+  if ($("filter-status").value) query.set("status", $("filter-status").value);
+  let answer;
+  try {
+    answer = await request("GET", `/api/matches?${query}`);
+  } catch (error) {
+    notify(error.message);
+    return;
+  }
+  const names = new Map(catalogue.games.map((g) => [g.id, g.name]));
+  $("matches-empty").hidden = answer.matches.length > 0;
+  replace($("matches"), answer.matches.map((m) => el("tr", { "data-match": m.id },
+    el("td", {}, names.get(m.game) ?? m.game),
+    el("td", {}, (m.players ?? []).map(playerText).join(" · ")),
+    el("td", { class: "num" }, String(m.plies ?? "")),
+    el("td", {}, m.status === "finished" ? resultText(m.result) : "in progress"),
+    el("td", {}, when(m.updated)),
+    el("td", {}, el("a", { class: "button", href: `/match/${encodeURIComponent(m.id)}` },
+      m.status === "finished" ? "Review" : "Open")))));
+}
+
+function playerText(player) {
+  if (typeof player === "string") return player;
+  const bot = catalogue.bots.find((b) => b.spec === player.bot);
+  return player.kind === "bot" ? `${player.name} (${bot?.label ?? player.bot ?? "bot"})` : player.name ?? "";
+}
+
+function resultText(result) {
+  if (!result) return "finished";
+  return typeof result === "string" ? result : result.text ?? "finished";
+}
+
+function when(stamp) {
+  if (!stamp) return "";
+  const date = new Date(typeof stamp === "number" ? stamp * 1000 : stamp);
+  return Number.isNaN(date.getTime())
+    ? String(stamp) : date.toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" });
+}
+
+start();

@@ -1,0 +1,70 @@
+/** The side panel of the game page: seats, status, move list and the game-over banner. */
+import { el, replace, words } from "./dom.js";
+
+// The SVG renderer's default seat palette (Okabe-Ito), for views that name no colours.
+const FALLBACK_COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#F0E442"];
+
+/** The colour of a seat's pieces (the server's, else a fixed palette). */
+export function seatColour(view, seat) {
+  return view.colours?.[seat] ?? FALLBACK_COLOURS[seat % FALLBACK_COLOURS.length];
+}
+
+function kindText(player, held, bots) {
+  if (held) return "you";
+  if (player.kind === "bot") return bots.get(player.bot) ?? words(player.bot ?? "bot");
+  if (player.kind === "invite") return "invited player";
+  return "player";
+}
+
+/** Fill the list of seats: colour, name, who plays it, score, and who is to move or thinking. */
+export function showPlayers(list, view, { thinkingSeat, bots }) {
+  const you = new Set(view.you ?? []);
+  replace(list, view.players.map((player) => {
+    const toMove = view.status === "active" && view.to_move === player.seat;
+    const score = view.scores?.[player.seat] ?? view.result?.scores?.[player.seat];
+    const outcome = view.result?.results?.[player.seat];
+    return el("li", { class: `seat${toMove ? " to-move" : ""}`, "data-seat": player.seat },
+      el("span", { class: "swatch", style: `background:${seatColour(view, player.seat)}` }),
+      el("span", { class: "seat-name" }, player.name),
+      el("span", { class: "seat-kind" }, kindText(player, you.has(player.seat), bots)),
+      score === undefined || score === null ? null : el("span", { class: "seat-score" }, String(score)),
+      outcome ? el("span", { class: `seat-result ${outcome}` }, outcome) : null,
+      toMove && thinkingSeat === player.seat
+        ? el("span", { class: "thinking", role: "status" }, "thinking…")
+        : toMove ? el("span", { class: "turn-mark" }, "to move") : null);
+  }));
+}
+
+/**
+ * Fill the move list: one button per turn, grouped in rounds of the seat count; `at` is the
+ * number of turns whose position is shown (the last one is highlighted).
+ */
+export function showMoves(list, view, at, onPick) {
+  replace(list, view.moves.map((move) => el("li", {},
+    el("button", {
+      type: "button",
+      class: `move${move.n === at ? " current" : ""}`,
+      style: `--seat:${seatColour(view, move.seat)}`,
+      "data-n": move.n,
+      title: `${view.players[move.seat]?.name ?? ""} ${move.turn}`,
+      onclick: () => onPick(move.n),
+    }, el("span", { class: "move-n" }, `${move.n}.`), move.turn))));
+  // Scroll the list alone (scrollIntoView would scroll the whole page on a phone).
+  const current = list.querySelector(".current");
+  if (current) {
+    const top = current.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top + current.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = top - list.clientHeight / 2;
+    }
+  }
+}
+
+/** Fill the game-over banner (hidden while the game goes on). */
+export function showBanner(banner, view) {
+  banner.hidden = view.status !== "finished";
+  if (banner.hidden) return;
+  const result = view.result ?? {};
+  banner.querySelector(".banner-result").textContent = result.text || "Game over";
+  banner.querySelector(".banner-reason").textContent =
+    result.termination ? `Reason: ${words(result.termination)}` : "";
+}

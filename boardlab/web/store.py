@@ -1,0 +1,96 @@
+"""The store interface: what the web app keeps of a match, and the four calls that keep it.
+
+A match is its configuration (game, options in force, seats) and an append-only list of events
+(a turn in notation, a resignation, a takeback, a rematch link). Replaying the events rebuilds
+the match exactly, so the store never holds game positions. Any backend with these calls can
+replace SQLite (see ``docs/web.md`` for what a multi-process deployment needs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+SeatKind = Literal["human", "invite", "bot"]
+EventKind = Literal["turn", "resign", "takeback", "rematch"]
+Status = Literal["active", "finished"]
+
+
+class StoreConflict(Exception):
+    """An append lost a race: the match already has an event at that index."""
+
+
+@dataclass(frozen=True)
+class SeatConfig:
+    """One seat: who plays it, and the SHA-256 of its token (None for a bot seat)."""
+
+    kind: SeatKind
+    bot: str | None
+    token_hash: str | None
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    """What a match is made from: the game, every option in force as text, and the seats."""
+
+    id: str
+    game: str
+    options: dict[str, str]
+    seats: tuple[SeatConfig, ...]
+    created: str
+
+
+@dataclass(frozen=True)
+class Event:
+    """One change to a match, by ``seat``.
+
+    ``text`` is the turn in notation (``turn``), the number of turns kept (``takeback``), the
+    new match's id (``rematch``), or empty (``resign``).
+    """
+
+    kind: EventKind
+    seat: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The lobby's line of a match, rewritten with every event."""
+
+    status: Status
+    result: str | None
+    plies: int
+    updated: str
+
+
+@dataclass(frozen=True)
+class StoredMatch:
+    """A match as the store holds it."""
+
+    config: MatchConfig
+    events: tuple[Event, ...]
+    summary: Summary
+
+
+class Store(Protocol):
+    """Where matches live. Every call is durable when it returns."""
+
+    def create(self, config: MatchConfig, summary: Summary) -> None:
+        """Add a new match with no events."""
+
+    def load(self, match_id: str) -> StoredMatch | None:
+        """The match with this id, or None."""
+
+    def append(self, match_id: str, index: int, event: Event, summary: Summary) -> None:
+        """Add ``event`` as event number ``index`` (0-based) and set the summary, atomically.
+
+        Raises StoreConflict if the match already has an event ``index``.
+        """
+
+    def list(
+        self, game: str | None = None, status: Status | None = None, limit: int = 50
+    ) -> list[tuple[MatchConfig, Summary]]:
+        """Matches, most recently updated first, optionally only one game or status."""
+
+    def close(self) -> None:
+        """Release the store's resources."""

@@ -1,0 +1,1 @@
+"""Tests of the web app: protocol, store, restarts (server side) and real-browser pages."""

@@ -1,0 +1,147 @@
+"""Helpers of the real-browser tests: open a match as a seat, click decisions, wait for views.
+
+The tests choose decisions with the rules engine (a bot on the replayed position) and make
+them as a person does: by clicking the cells of the decision's click path on the SVG board,
+or its named button, in the page served by the real server.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import BrowserContext, Page, expect
+
+import boardlab
+from boardlab.ai.players import make_bot
+from boardlab.core.state import State
+from tests.web.conftest import Server
+
+WAIT_MS = 20_000
+
+
+def create_match(
+    server: Server, game: str, seats: list[dict[str, str]], options: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Create a match through the API; its answer (id, and each seat's token or link)."""
+    status, answer = server.post(
+        "/api/matches", {"game": game, "options": options or {}, "seats": seats}
+    )
+    assert status == 201, answer
+    created: dict[str, Any] = answer
+    return created
+
+
+def open_match(
+    context: BrowserContext, server: Server, match_id: str, seats: dict[int, str] | None = None
+) -> Page:
+    """The game page of a match in a browser that holds ``seats`` (seat -> token)."""
+    page = context.new_page()
+    if seats:
+        # Any page of the origin will do to reach its localStorage before the game page loads.
+        page.goto(f"{server.url}static/favicon.svg")
+        page.evaluate(
+            "([key, tokens]) => localStorage.setItem(key, JSON.stringify(tokens))",
+            [f"boardlab:match:{match_id}", {str(seat): token for seat, token in seats.items()}],
+        )
+    page.goto(f"{server.url}match/{match_id}")
+    page.wait_for_selector("body[data-ply]")
+    return page
+
+
+def open_link(context: BrowserContext, server: Server, link: str) -> Page:
+    """A page opened on an invite link (a path with the seat and token in its fragment)."""
+    page = context.new_page()
+    page.goto(server.url.rstrip("/") + link)
+    page.wait_for_selector("body[data-ply]")
+    return page
+
+
+def ply(page: Page) -> int:
+    """The turn count of the view the page shows."""
+    return int(page.get_attribute("body", "data-ply") or "0")
+
+
+def finished(page: Page) -> bool:
+    """Whether the page shows a finished game."""
+    return page.get_attribute("body", "data-status") == "finished"
+
+
+def wait_ply_past(page: Page, before: int) -> None:
+    """Wait until the page shows a view after turn ``before``."""
+    page.wait_for_function(
+        "n => Number(document.body.dataset.ply) > n", arg=before, timeout=WAIT_MS
+    )
+
+
+def wait_my_turn_or_end(page: Page) -> None:
+    """Wait until a seat of this page is to move (its notation box shows) or the game is over."""
+    page.wait_for_function(
+        "() => document.body.dataset.status === 'finished'"
+        " || !document.getElementById('notation').hidden",
+        timeout=WAIT_MS,
+    )
+
+
+def engine_state(server: Server, match_id: str, token: str | None = None) -> State:
+    """The match's position rebuilt by the rules engine from its options and move list."""
+    status, view = server.get(f"/api/matches/{match_id}", token)
+    assert status == 200, view
+    state = boardlab.make(view["game"], **view["options"]).new_initial_state()
+    for move in view["moves"]:
+        state.play(move["turn"])
+    return state
+
+
+def click_decision(page: Page, state: State, action: int) -> None:
+    """Make one decision by clicking its cells (or its button) on the page."""
+    path = state.click_path(action)
+    text = state.action_to_str(action)
+    board = page.locator("#board")
+    for target in path.targets:
+        board.locator(f'[data-id="{target}"]').first.click()
+    if path.button:
+        page.locator(f'#buttons button[data-button="{path.button}"]').click()
+    choice = page.locator("#choices").get_by_role("button", name=text, exact=True)
+    if choice.count():
+        choice.click()
+
+
+def play_turn(page: Page, state: State, actions: list[int]) -> None:
+    """Click every decision of one turn (a compound turn step by step) and wait for the commit."""
+    before = ply(page)
+    made: list[str] = []
+    for index, action in enumerate(actions):
+        made.append(state.action_to_str(action))
+        click_decision(page, state, action)
+        state.apply_action(action)
+        if index < len(actions) - 1:
+            expect(page.locator("#steps-text")).to_have_text(" + ".join(made), timeout=WAIT_MS)
+    wait_ply_past(page, before)
+
+
+def bot_turn(state: State, spec: str, seed: int) -> list[int]:
+    """The decisions of one whole turn as the bot ``spec`` would play it from ``state``."""
+    bot = make_bot(spec, state.game, seed)
+    assert bot is not None
+    probe = state.clone()
+    actions = []
+    while True:
+        action = bot.choose(probe)
+        actions.append(action)
+        probe.apply_action(action)
+        if probe.is_terminal() or probe.turn_start:
+            return actions
+
+
+def banner_text(page: Page) -> str:
+    """The game-over banner's result line, once it shows."""
+    expect(page.locator("#banner")).to_be_visible(timeout=WAIT_MS)
+    return page.locator("#banner .banner-result").inner_text()
+
+
+def resign(page: Page) -> None:
+    """Resign with the two clicks the page asks for."""
+    page.locator("#resign").click()
+    expect(page.locator("#resign")).to_have_text(re.compile("Confirm"))
+    page.locator("#resign").click()

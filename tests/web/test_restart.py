@@ -1,0 +1,165 @@
+"""The server process: restarts (also after SIGKILL) lose nothing, signals and ports behave."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.web.conftest import free_port, start_server
+from tests.web.test_api import MURUS_HOT_SEAT, create, turn, wait_for_ply
+
+SERVE = [sys.executable, "-m", "boardlab", "serve"]
+
+
+def test_a_killed_server_resumes_every_game_exactly(tmp_path: Path) -> None:
+    db = tmp_path / "boardlab.sqlite3"
+    server = start_server(db)
+    match, (romans, gauls) = create(server, MURUS_HOT_SEAT)
+    for ply, (token, seat, text) in enumerate(
+        [(romans, 0, "d1-d3"), (gauls, 1, "a7-a5"), (romans, 0, "c1-c3")]
+    ):
+        assert turn(server, match, token, seat, ply, text)[0] == 200
+    before = server.get(f"/api/matches/{match}", gauls)[1]
+    assert server.stop(signal.SIGKILL) == -signal.SIGKILL
+
+    server = start_server(db)
+    try:
+        after = server.get(f"/api/matches/{match}", gauls)[1]
+        assert after == before
+        assert turn(server, match, gauls, 1, 3, after["legal"][0]["text"])[0] == 200
+    finally:
+        server.stop()
+
+
+def test_a_bot_turn_pending_at_a_kill_is_played_after_the_restart(tmp_path: Path) -> None:
+    db = tmp_path / "boardlab.sqlite3"
+    server = start_server(db)
+    # The expert searches for seconds: the kill comes while it thinks.
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "level:expert"}]
+    match, (romans, _) = create(server, {"game": "murus-gallicus", "seats": seats})
+    status, view = turn(server, match, romans, 0, 0, "d1-d3")
+    assert status == 200 and view["thinking"] and view["ply"] == 1
+    server.stop(signal.SIGKILL)
+
+    server = start_server(db)
+    try:
+        view = wait_for_ply(server, match, 2, romans)
+        assert view["moves"][0]["turn"] == "d1-d3" and view["moves"][1]["seat"] == 1
+        assert view["to_move"] == 0
+    finally:
+        server.stop()
+
+
+def test_sigterm_stops_the_server_cleanly(tmp_path: Path) -> None:
+    server = start_server(tmp_path / "boardlab.sqlite3")
+    create(server, MURUS_HOT_SEAT)
+    started = time.monotonic()
+    assert server.stop(signal.SIGTERM) == 0
+    assert time.monotonic() - started < 10
+    output = server.output()
+    assert output.startswith(f"Boardlab is running: open http://127.0.0.1:{server.port}/")
+    assert "Traceback" not in output
+
+
+def test_a_port_in_use_is_one_line_error(tmp_path: Path) -> None:
+    server = start_server(tmp_path / "boardlab.sqlite3")
+    try:
+        second = subprocess.run(
+            [*SERVE, "--port", str(server.port), "--db", str(tmp_path / "other.sqlite3")],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        server.stop()
+    assert second.returncode == 2
+    assert second.stderr == (
+        f"boardlab: error: port {server.port} on 127.0.0.1 is already in use; "
+        "choose another with --port\n"
+    )
+
+
+def test_serve_binds_loopback_by_default(tmp_path: Path) -> None:
+    port = free_port()
+    process = subprocess.Popen(
+        [*SERVE, "--port", str(port), "--db", str(tmp_path / "boardlab.sqlite3")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline() == f"Boardlab is running: open http://127.0.0.1:{port}/\n"
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(30)
+    assert process.returncode == 0
+
+
+def descendants(pid: int, depth: int = 10) -> list[int]:
+    """The processes below ``pid`` down to ``depth`` generations, read from /proc."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            # The parent pid is the second field after the parenthesised command name.
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found: list[int] = []
+    frontier = [pid]
+    for _ in range(depth):
+        frontier = [child for child, parent in parents.items() if parent in frontier]
+        found += frontier
+    return found
+
+
+def test_a_killed_bot_worker_does_not_stop_the_game(tmp_path: Path) -> None:
+    server = start_server(tmp_path / "boardlab.sqlite3")
+    try:
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": "level:expert"}]
+        match, (romans, _) = create(server, {"game": "murus-gallicus", "seats": seats})
+        status, view = turn(server, match, romans, 0, 0, "d1-d3")
+        assert status == 200 and view["thinking"]
+        # The workers are the fork server's children, once it has started them.
+        deadline = time.monotonic() + 30
+        workers: list[int] = []
+        while not workers and time.monotonic() < deadline:
+            children = set(descendants(server.process.pid, depth=1))
+            workers = [pid for pid in descendants(server.process.pid) if pid not in children]
+            time.sleep(0.05)
+        assert workers
+        for pid in workers:
+            os.kill(pid, signal.SIGKILL)
+        view = wait_for_ply(server, match, 2, romans)
+        assert view["moves"][1]["seat"] == 1 and not view["thinking"]
+        assert turn(server, match, romans, 0, 2, view["legal"][0]["text"])[0] == 200
+        wait_for_ply(server, match, 4, romans)
+    finally:
+        server.stop()
+    # Depending on when the kill lands: a broken pool, or a worker that failed to start.
+    output = server.output()
+    assert "a bot worker died" in output or "bot level:expert failed" in output
+
+
+def test_an_unusable_store_is_one_line_error(tmp_path: Path) -> None:
+    bad = tmp_path / "not-a-database.sqlite3"
+    bad.write_text("these are not the bytes of an SQLite file\n" * 100)
+    run = subprocess.run(
+        [*SERVE, "--port", str(free_port()), "--db", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 2
+    assert (
+        run.stderr
+        == f"boardlab: error: cannot use {str(bad)!r} as the store: file is not a database\n"
+    )
