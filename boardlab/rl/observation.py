@@ -66,7 +66,7 @@ class ObservationEncoder:
         for role in vocab.pool_roles:
             self._pool[role] = len(names)
             names += [
-                f"pool {role} seat+{rel} {key}" for rel in range(players) for key in vocab.pieces
+                f"pool {role} seat+{rel} {key}" for rel in range(players) for key in vocab.pool_keys
             ]
         self._scores = len(names)
         if vocab.scores:
@@ -171,8 +171,10 @@ class ObservationEncoder:
         self, role: int, owner: int, piece: Piece, seat: int, scalars: list[float]
     ) -> None:
         """Add a pooled piece to its ``(role, relative owner, key)`` feature."""
-        keys = self.vocabulary.pieces
-        key = self._key(piece)
+        keys = self.vocabulary.pool_keys
+        key = piece_key(piece, self.vocabulary)
+        if key not in keys:
+            raise ValueError(f"{self.game.id}: pooled piece {key!r} is not in its vocabulary")
         index = role + self._relative(owner, seat) * len(keys) + keys.index(key)
         scalars[index - self._scalars] += piece.count
 

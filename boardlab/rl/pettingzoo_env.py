@@ -144,6 +144,10 @@ class BoardlabAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type 
             self._cache[agent] = found
         return found
 
+    def legal_actions(self) -> list[int]:
+        """The legal action ids of the agent on turn (empty once the game is over)."""
+        return list(self._legal)
+
     def action_mask(self, agent: str) -> npt.NDArray[np.int8]:
         """The legal mask of ``agent`` (all zeros when it is not on turn)."""
         return self.observe(agent)["action_mask"]

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 class Vocabulary:
     """The fixed names one game's render models use, in the order their planes take.
 
-    ``pieces`` are piece keys: the kind, ``kind/face`` where the kind shows a face, or
-    ``kind#label`` for kinds in ``labelled`` (an Anacund group's size). ``neutral`` keys belong
+    ``pieces`` are the keys of pieces on cells: the kind, ``kind/face`` where the kind shows a
+    face, or ``kind#label`` for kinds in ``labelled`` (an Anacund group's size); ``pooled`` the
+    keys of pieces off the board (the same when empty). ``neutral`` keys belong
     to no seat (a Cyvasse mountain). ``cell_kinds`` are the special cell kinds (``normal`` is
     left out); those in ``seat_cell_kinds`` are tied to a seat (a home row, a deployment zone).
     ``pool_roles`` are the kinds of pool, found as a word of the pool's id, and, for pieces on
@@ -26,6 +27,7 @@ class Vocabulary:
 
     pieces: tuple[str, ...]
     phases: tuple[str, ...]
+    pooled: tuple[str, ...] = ()
     neutral: frozenset[str] = frozenset()
     labelled: frozenset[str] = frozenset()
     cell_kinds: tuple[str, ...] = ()
@@ -34,6 +36,11 @@ class Vocabulary:
     cell_values: bool = False
     scores: bool = False
     window: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def pool_keys(self) -> tuple[str, ...]:
+        """The keys of pieces off the board."""
+        return self.pooled or self.pieces
 
 
 _CYVASSE_UNITS = (
@@ -69,15 +76,16 @@ VOCABULARIES: dict[str, Vocabulary] = {
             "board-piece/dark",
             "fortification/light",
             "fortification/dark",
-            "fortification",
         ),
+        pooled=("board-piece/light", "fortification/light", "fortification"),
         phases=("setup", "play", "over"),
         pool_roles=("pool",),
         # The window of the game's action ids (4n + 2 cells a side, n players).
         window={players: 4 * players + 2 for players in range(2, 6)},
     ),
     "anacund": Vocabulary(
-        pieces=("piece", *(f"group#{size}" for size in range(1, 7))),
+        pieces=("piece",),
+        pooled=("piece", *(f"group#{size}" for size in range(1, 7))),
         phases=("play", "over"),
         labelled=frozenset({"group"}),
         cell_kinds=("bonus", "blocked"),
@@ -86,7 +94,8 @@ VOCABULARIES: dict[str, Vocabulary] = {
         scores=True,
     ),
     "cyvasse": Vocabulary(
-        pieces=(*_CYVASSE_UNITS, "mountain", "item"),
+        pieces=(*_CYVASSE_UNITS, "mountain"),
+        pooled=(*_CYVASSE_UNITS, "mountain", "item"),
         phases=("deployment", "play", "over"),
         neutral=frozenset({"mountain"}),
         cell_kinds=("zone", "hidden"),
