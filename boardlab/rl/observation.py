@@ -84,6 +84,9 @@ class ObservationEncoder:
         else:
             self._index, self.rows, self.columns = {}, window, window
         self.shape = (len(names), self.rows, self.columns)
+        self._board = np.zeros(self.rows * self.columns, dtype=np.float32)
+        """The ``cell`` plane of a fixed board, written once."""
+        self._board[list(self._index.values())] = 1.0
 
     def channel_names(self) -> tuple[str, ...]:
         """One name per channel, in order (``piece stone seat+1``, ``phase play``…)."""
@@ -96,12 +99,16 @@ class ObservationEncoder:
         flat = out.reshape(self.shape[0], self.rows * self.columns)
         scalars = [0.0] * (len(self._names) - self._scalars)
         places = self._places(model)
+        flat[0] = self._board
+        values = self.vocabulary.cell_values
         for cell in model.cells:
             place = places.get(cell.id)
             if place is None:
                 self._off_board(cell, seat, scalars)
-            else:
+            elif cell.stack or cell.kind != "normal" or (values and cell.label):
                 self._cell(cell, place, seat, flat)
+            else:
+                flat[0, place] = 1.0  # an empty cell of a window (fixed boards have it already)
         for pool in model.pools:
             role = self._role(pool.id)
             owner = pool.owner if pool.owner is not None else seat

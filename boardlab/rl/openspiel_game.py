@@ -20,7 +20,7 @@ import pyspiel
 
 from boardlab.core.game import Game
 from boardlab.core.options import SEED
-from boardlab.core.registry import game_ids, make
+from boardlab.core.registry import game_class, game_ids, make
 from boardlab.core.state import State
 from boardlab.rl.observation import ObservationEncoder
 
@@ -28,7 +28,7 @@ PREFIX = "boardlab_"
 DECISIONS_PER_PLY = 3
 """No turn of any game has more decisions than this (Anacund's three placements)."""
 SETUP_DECISIONS = 100
-"""More than the decisions of any setup phase (a Cyvasse deployment is 2 x 22)."""
+"""More than the decisions of any setup phase (a Cyvasse deployment is at most 2 x 40)."""
 
 
 def short_name(game_id: str) -> str:
@@ -43,8 +43,7 @@ def _parameters(game_id: str) -> dict[str, Any]:
 
 
 def _defaults(game_id: str) -> dict[str, Any]:
-    from boardlab.core.registry import game_class
-
+    """The game's option defaults."""
     return {spec.key: spec.default for spec in game_class(game_id).OPTIONS}
 
 
@@ -54,6 +53,7 @@ def _hidden(game: Game) -> bool:
 
 
 def _game_type(game: Game, players: tuple[int, int], parameters: dict[str, Any]) -> Any:
+    """OpenSpiel's description of ``game`` (seat range ``players``, its parameters)."""
     two = game.num_players == 2
     information = pyspiel.GameType.Information
     return pyspiel.GameType(
@@ -82,7 +82,8 @@ def max_game_length(game: Game) -> int:
     """An upper bound on the decisions of one game, as OpenSpiel asks for.
 
     The ply cap bounds a game that has one; Colosseum Offcuts (no cap) ends after its
-    no-capture rounds, and there are at most ``4n`` captures; Anacund after its placements.
+    no-capture rounds, and there are at most ``4n`` captures; Anacund (no cap) ends after its
+    36 placements, well inside its action count.
     """
     players = game.num_players
     if game.max_plies:
