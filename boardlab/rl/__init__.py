@@ -7,6 +7,15 @@ opponent="level:easy")`` a Gymnasium environment of one seat against bots, and
 page and built by :class:`~boardlab.rl.observation.ObservationEncoder`.
 """
 
+try:
+    import gymnasium  # noqa: F401 - checked here to name the extra that provides it
+    import pettingzoo  # noqa: F401
+except ModuleNotFoundError as error:
+    raise ModuleNotFoundError(
+        f"boardlab.rl needs {error.name}: install the extra with pip install 'boardlab[rl]'",
+        name=error.name,
+    ) from error
+
 from boardlab.rl.gymnasium_env import BoardlabGymEnv, gymnasium_env
 from boardlab.rl.observation import ObservationEncoder
 from boardlab.rl.pettingzoo_env import BoardlabAECEnv, pettingzoo_env

@@ -16,7 +16,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import pyspiel
+
+try:
+    import pyspiel
+except ModuleNotFoundError as error:
+    raise ModuleNotFoundError(
+        "boardlab.rl.openspiel_game needs OpenSpiel: pip install 'boardlab[rl]'", name="pyspiel"
+    ) from error
 
 from boardlab.core.game import Game
 from boardlab.core.options import SEED
