@@ -1,0 +1,29 @@
+"""Reinforcement-learning adapters: PettingZoo, Gymnasium and OpenSpiel (extra ``rl``).
+
+``pettingzoo_env("cyvasse")`` is a PettingZoo AEC environment, ``gymnasium_env("carnyx",
+opponent="level:easy")`` a Gymnasium environment of one seat against bots, and
+:func:`register_openspiel_games` (in :mod:`boardlab.rl.openspiel_game`, which needs
+``open_spiel``) registers the games with OpenSpiel. Observations are documented on each game's
+page and built by :class:`~boardlab.rl.observation.ObservationEncoder`.
+"""
+
+try:
+    import gymnasium  # noqa: F401 - checked here to name the extra that provides it
+    import pettingzoo  # noqa: F401
+except ModuleNotFoundError as error:
+    raise ModuleNotFoundError(
+        f"boardlab.rl needs {error.name}: install the extra with pip install 'boardlab[rl]'",
+        name=error.name,
+    ) from error
+
+from boardlab.rl.gymnasium_env import BoardlabGymEnv, gymnasium_env
+from boardlab.rl.observation import ObservationEncoder
+from boardlab.rl.pettingzoo_env import BoardlabAECEnv, pettingzoo_env
+
+__all__ = [
+    "BoardlabAECEnv",
+    "BoardlabGymEnv",
+    "ObservationEncoder",
+    "gymnasium_env",
+    "pettingzoo_env",
+]

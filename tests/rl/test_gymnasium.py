@@ -1,0 +1,61 @@
+"""The Gymnasium single-seat environment: Gymnasium's checker, bots inside step, masks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from boardlab.core.errors import OptionError
+from boardlab.rl import gymnasium_env
+from tests.rl.cases import CASES, IDS
+
+
+@pytest.mark.parametrize(("game", "options"), CASES, ids=IDS)
+def test_gymnasium_check_env_passes(game: str, options: dict[str, Any]) -> None:
+    check_env(gymnasium_env(game, "random", seat=1, **options), skip_render_check=True)
+
+
+def test_the_opponent_moves_inside_step_until_the_learner_is_on_turn() -> None:
+    env = gymnasium_env("colosseum-offcuts", "level:easy", seat=2, players=4)
+    _, info = env.reset(seed=3)
+    assert env.state.current_player == 2
+    assert (info["action_mask"] == env.action_masks()).all()
+    rng = np.random.default_rng(0)
+    reward, done = 0.0, False
+    while not done:
+        assert env.state.current_player == 2
+        action = int(rng.choice(np.flatnonzero(env.action_masks())))
+        _, reward, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+    assert env.state.is_terminal()
+    assert reward == env.state.returns()[2]
+    assert not env.action_masks().any()
+
+
+def test_same_seed_same_game() -> None:
+    env = gymnasium_env("anacund", "random", seat=1)
+    first, _ = env.reset(seed=9)
+    text = env.state.position_text()
+    again, _ = env.reset(seed=9)
+    assert (first == again).all()
+    assert env.state.position_text() == text
+
+
+def test_an_illegal_action_loses() -> None:
+    env = gymnasium_env("murus-gallicus")
+    env.reset(seed=0)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
+
+
+def test_bad_settings_are_refused() -> None:
+    with pytest.raises(OptionError, match="unknown player"):
+        gymnasium_env("carnyx", "nobody")
+    with pytest.raises(OptionError, match="not 'human'"):
+        gymnasium_env("carnyx", "human")
+    with pytest.raises(OptionError, match="seats 0 to 1"):
+        gymnasium_env("carnyx", seat=2)

@@ -1,0 +1,91 @@
+"""The PettingZoo AEC environments: PettingZoo's own API and seed tests, and the game's end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from boardlab.core.registry import make
+from boardlab.rl import BoardlabAECEnv, pettingzoo_env
+from tests.rl.cases import CASES, IDS
+
+
+@pytest.mark.parametrize(("game", "options"), CASES, ids=IDS)
+def test_pettingzoo_api_and_seed_tests_pass(game: str, options: dict[str, Any]) -> None:
+    api_test(pettingzoo_env(game, **options), num_cycles=25)
+    seed_test(lambda: pettingzoo_env(game, **options), num_cycles=10)
+
+
+def _play_out(env: BoardlabAECEnv, seed: int) -> dict[str, float]:
+    """Play random legal actions to the end; the rewards each agent saw when it was done."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    final: dict[str, float] = {}
+    for agent in env.agent_iter():
+        observation, reward, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            final[agent] = reward
+            env.step(None)  # a done agent steps out with None
+            continue
+        mask = observation["action_mask"]
+        for other in env.agents:
+            if other != agent:
+                assert not env.observe(other)["action_mask"].any()
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+    return final
+
+
+def test_a_game_played_to_its_end_hands_out_its_returns() -> None:
+    env = BoardlabAECEnv("murus-gallicus")
+    final = _play_out(env, seed=3)
+    returns = env.state_.returns()
+    assert final == {f"player_{seat}": r for seat, r in enumerate(returns)}
+    assert sorted(returns) == [-1.0, 1.0]
+    assert env.agents == []
+
+
+def test_the_ply_cap_is_a_truncation_and_a_draw() -> None:
+    env = BoardlabAECEnv("carnyx", max_plies=6)
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    while not any(env.truncations.values()):
+        assert not any(env.terminations.values())
+        env.step(int(rng.choice(np.flatnonzero(env.action_mask(env.agent_selection)))))
+    assert all(env.truncations.values())
+    assert env.rewards == {"player_0": 0.0, "player_1": 0.0}
+
+
+def test_an_illegal_action_ends_the_game_against_its_player() -> None:
+    env = BoardlabAECEnv("murus-gallicus")
+    env.reset(seed=0)
+    illegal = int(np.flatnonzero(env.action_mask("player_0") == 0)[0])
+    env.step(illegal)
+    assert all(env.terminations.values())
+    assert env.rewards == {"player_0": -1.0, "player_1": 0.0}
+
+
+def test_reset_seed_fixes_a_chance_game_and_changes_with_the_seed() -> None:
+    env = BoardlabAECEnv("anacund")
+    texts = []
+    for seed in (5, 5, 6):
+        env.reset(seed=seed)
+        texts.append(env.state_.position_text())
+    assert texts[0] == texts[1] != texts[2]
+
+
+def test_render_modes_draw_the_position() -> None:
+    text = pettingzoo_env("cyvasse", render_mode="ansi")
+    text.reset(seed=0)
+    assert (
+        text.render() == make("cyvasse", seed=text.unwrapped.game.seed).new_initial_state().render()
+    )
+    svg = pettingzoo_env("anacund", render_mode="svg")
+    svg.reset(seed=0)
+    picture = svg.render()
+    assert isinstance(picture, str)
+    assert picture.startswith("<svg")
+    with pytest.raises(ValueError, match="render_mode"):
+        pettingzoo_env("carnyx", render_mode="human")
