@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Set up everything the tests need, then lint, type-check and run them: Debian's chromium for
+# the real-browser tests (and libcairo2 for PNG export), a venv with every extra, then ruff,
+# mypy --strict and pytest. Safe to run again: it only installs what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ ! -x /usr/bin/chromium ] || ! ldconfig -p | grep -q libcairo.so.2; then
+    sudo=""
+    [ "$(id -u)" = 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium libcairo2 >/dev/null
+fi
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/pip install --quiet --upgrade pip
+.venv/bin/pip install --quiet -e '.[dev]'
+.venv/bin/ruff check boardlab tests
+.venv/bin/ruff format --check boardlab tests
+.venv/bin/mypy
+.venv/bin/pytest "$@"
