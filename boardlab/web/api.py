@@ -153,6 +153,9 @@ async def post_resign(request: Request) -> Response:
     async with session.lock:
         if session.outcome is not None:
             raise ApiError(409, "the game is over")
+        if session.game.num_players > 2 and session.to_move != seat:
+            # The others play on without a resigning seat, so it leaves on its own turn.
+            raise ApiError(409, "with more than two seats, resign on your own turn")
         await hub.commit(session, Event("resign", seat, ""))
         return _view_response(session, held)
 

@@ -14,8 +14,8 @@ from typing import Any
 
 from boardlab.core.errors import BoardlabError
 from boardlab.core.game import Game
-from boardlab.core.outcome import Outcome, Result, Termination
-from boardlab.core.records import Record, Turn
+from boardlab.core.outcome import Outcome
+from boardlab.core.records import RESIGN, Record, Turn
 from boardlab.core.registry import make
 from boardlab.core.render_model import SPECTATOR, ClickPath, RenderModel
 from boardlab.core.state import State
@@ -126,7 +126,14 @@ class MatchSession:
             self.turns.append(Turn(event.seat, decisions))
             self.states.append(state)
         elif event.kind == "resign":
-            self.resigned = _resignation(self.game.num_players, event.seat)
+            # In a game that lets the others play on, the resignation is a turn of the record.
+            record = Record(self.game)
+            after = record.resign(event.seat, self.state.clone())
+            if after is None:
+                self.resigned = record.resigned
+            else:
+                self.turns.extend(record.turns)
+                self.states.append(after)
         elif event.kind == "takeback":
             kept = int(event.text)
             del self.turns[kept:]
@@ -244,10 +251,11 @@ class MatchSession:
         return not (at == 0 or self.turn_hidden(at - 1, view) or self.hides(self.states[at], view))
 
     def last_turn_paths(self, at: int) -> Sequence[ClickPath]:
-        """Click paths of the turn that led to ``states[at]`` (``at`` > 0)."""
+        """Click paths of the turn that led to ``states[at]`` (``at`` > 0; none for a resign)."""
         state = self.states[at - 1].clone()
         paths = []
-        for decision in self.turns[at - 1].decisions:
+        decisions = self.turns[at - 1].decisions
+        for decision in [] if decisions == [RESIGN] else decisions:
             action = state.parse_action(decision)
             paths.append(state.click_path(action))
             state.apply_action(action)
@@ -383,9 +391,3 @@ class MatchSession:
 def to_json(data: Any) -> str:
     """Compact JSON, as the API sends it."""
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-
-
-def _resignation(players: int, seat: int) -> Outcome:
-    """``seat`` resigns: it loses and every other seat wins (the record's convention)."""
-    results = tuple(Result.LOSS if i == seat else Result.WIN for i in range(players))
-    return Outcome(results, Termination.RESIGNATION)

@@ -268,3 +268,38 @@ def test_the_server_answers_while_a_bot_thinks(shared_server: Server) -> None:
     assert turn(shared_server, other, second, 1, 1, "a7-a5")[0] == 200
     assert shared_server.get(f"/api/matches/{match}")[1]["thinking"]
     assert shared_server.post(f"/api/matches/{match}/resign", {"seat": 0}, romans)[0] == 200
+
+
+def test_with_three_seats_a_resigning_seat_leaves_and_the_others_play_on(
+    shared_server: Server, tmp_path: Path
+) -> None:
+    seats = [{"kind": "human"}, {"kind": "invite"}, {"kind": "invite"}]
+    body = {"game": "colosseum-offcuts", "options": {"players": 3}, "seats": seats}
+    match, tokens = create(shared_server, body)
+    view = shared_server.get(f"/api/matches/{match}")[1]
+    while view["phase"] == "setup":
+        seat = view["to_move"]
+        legal = shared_server.get(f"/api/matches/{match}", tokens[seat])[1]["legal"]
+        status, view = turn(shared_server, match, tokens[seat], seat, view["ply"], legal[0]["text"])
+        assert status == 200, view
+    seat = view["to_move"]
+    other = (seat + 1) % 3
+    status, answer = shared_server.post(
+        f"/api/matches/{match}/resign", {"seat": other}, tokens[other]
+    )
+    assert status == 409 and "your own turn" in answer["error"]
+    status, view = shared_server.post(f"/api/matches/{match}/resign", {"seat": seat}, tokens[seat])
+    assert status == 200, view
+    assert view["status"] == "active" and view["to_move"] not in (seat, None)
+    assert view["moves"][-1]["turn"] == "resign"
+    status, text = shared_server.get(f"/api/matches/{match}/record")
+    assert status == 200 and f"P{seat + 1}: resign" in text
+    path = tmp_path / "game.txt"
+    path.write_text(text, encoding="utf-8")
+    replay = subprocess.run(
+        [sys.executable, "-m", "boardlab", "replay", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert replay.returncode == 0, replay.stderr
