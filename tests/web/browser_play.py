@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import boardlab
 from boardlab.ai.players import make_bot
@@ -67,19 +68,30 @@ def finished(page: Page) -> bool:
     return page.get_attribute("body", "data-status") == "finished"
 
 
+def wait_for(page: Page, condition: str, arg: object = None) -> None:
+    """Wait until ``condition`` (a JS function of ``arg``) holds in the page; on timeout, fail
+    with what the page shows (its status line and any message it gave)."""
+    try:
+        page.wait_for_function(condition, arg=arg, timeout=WAIT_MS)
+    except PlaywrightTimeout:
+        shows = page.evaluate(
+            "() => [document.body.dataset.ply, document.getElementById('status')?.textContent,"
+            " document.getElementById('message')?.textContent]"
+        )
+        raise AssertionError(f"waited for {condition} ({arg}); page shows {shows}") from None
+
+
 def wait_ply_past(page: Page, before: int) -> None:
     """Wait until the page shows a view after turn ``before``."""
-    page.wait_for_function(
-        "n => Number(document.body.dataset.ply) > n", arg=before, timeout=WAIT_MS
-    )
+    wait_for(page, "n => Number(document.body.dataset.ply) > n", before)
 
 
 def wait_my_turn_or_end(page: Page) -> None:
     """Wait until a seat of this page is to move (its notation box shows) or the game is over."""
-    page.wait_for_function(
+    wait_for(
+        page,
         "() => document.body.dataset.status === 'finished'"
         " || !document.getElementById('notation').hidden",
-        timeout=WAIT_MS,
     )
 
 

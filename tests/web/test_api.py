@@ -266,8 +266,11 @@ def test_the_server_answers_while_a_bot_thinks(shared_server: Server) -> None:
     other, (first, second) = create(shared_server, MURUS_HOT_SEAT)
     assert turn(shared_server, other, first, 0, 0, "d1-d3")[0] == 200
     assert turn(shared_server, other, second, 1, 1, "a7-a5")[0] == 200
-    assert shared_server.get(f"/api/matches/{match}")[1]["thinking"]
-    assert shared_server.post(f"/api/matches/{match}/resign", {"seat": 0}, romans)[0] == 200
+    # Resigning voids the search; the match is over, with no bot turn added after it.
+    status, view = shared_server.post(f"/api/matches/{match}/resign", {"seat": 0}, romans)
+    assert status == 200 and view["status"] == "finished"
+    time.sleep(0.5)
+    assert shared_server.get(f"/api/matches/{match}")[1]["ply"] == view["ply"]
 
 
 def test_with_three_seats_a_resigning_seat_leaves_and_the_others_play_on(

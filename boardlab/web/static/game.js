@@ -144,10 +144,8 @@ class GamePage {
     if (this.reviewAt === null) {
       $("review").hidden = true;
       this.board.show(this.stepSvg ?? v.svg);
-      this.renderTurn();
-    } else {
-      this.renderTurn();
     }
+    this.renderTurn();
   }
 
   renderActions() {
