@@ -66,10 +66,10 @@ class GameTrace:
     ``pieces[k][s]`` is the number of seat ``s``'s pieces on the board before decision
     ``k * board_every`` (the last entry: at the end); empty without snapshots or render
     model. ``record`` is the game record's text as played (when the task asked for it); the
-    run store replaces it by the saved file's path. ``cells`` is the number of board cells and
-    ``covered`` how many of them held a seat's piece in some snapshot (0 and 0 without
-    snapshots). ``seconds`` is the time the game took; it and the record's date are all that
-    differ between two runs of the same task.
+    run store replaces it by the saved file's path. ``cells`` is the number of board cells seen
+    in the snapshots and ``covered`` how many of them held a seat's piece in some snapshot (0
+    and 0 without snapshots). ``seconds`` is the time the game took; it and the record's date
+    are all that differ between two runs of the same task.
     """
 
     series: str
@@ -113,10 +113,12 @@ class GameTrace:
         return cls(**data)  # type: ignore[arg-type]
 
 
-def board_snapshot(state: State) -> tuple[list[int], set[str]] | None:
-    """Pieces on the board per seat and the cells holding a seat's piece; None without a model.
+def board_snapshot(state: State) -> tuple[list[int], set[str], set[str]] | None:
+    """Pieces on the board per seat, the cells holding a seat's piece, and every cell id.
 
-    Neutral items (owner None, such as mountains) count for neither.
+    None without a render model. Neutral items (owner None, such as mountains) count for
+    neither seat. The cell ids are returned because a board may grow or shrink (Colosseum
+    Offcuts draws its footprint plus one cell).
     """
     try:
         model = state.render_model()
@@ -129,7 +131,7 @@ def board_snapshot(state: State) -> tuple[list[int], set[str]] | None:
             if piece.owner is not None and 0 <= piece.owner < len(pieces):
                 pieces[piece.owner] += piece.count
                 occupied.add(cell.id)
-    return pieces, occupied
+    return pieces, occupied, {cell.id for cell in model.cells}
 
 
 def bot_seed(run_seed: int, index: int) -> random.Random:
@@ -168,6 +170,7 @@ def play_traced(task: GameTask) -> GameTrace:
     trace.board_every = task.board_every
     state = game.new_initial_state()
     occupied: list[set[str]] = []
+    cells: set[str] = set()
     seats = range(game.num_players)
     every = task.board_every
     while not state.is_terminal():
@@ -176,6 +179,7 @@ def play_traced(task: GameTask) -> GameTrace:
         if snapshot is not None:
             trace.pieces.append(snapshot[0])
             occupied.append(snapshot[1])
+            cells |= snapshot[2]
         trace.seats.append(seat)
         trace.choices.append(len(state.legal_actions()))
         trace.turn_start.append(state.turn_start)
@@ -189,7 +193,8 @@ def play_traced(task: GameTask) -> GameTrace:
     if final is not None:
         trace.pieces.append(final[0])
         occupied.append(final[1])
-        trace.cells = len(state.render_model().cells)
+        cells |= final[2]
+        trace.cells = len(cells)
         trace.covered = covered_cells(occupied)
     outcome = state.outcome
     assert outcome is not None
