@@ -68,8 +68,9 @@ class GameTrace:
     model. ``record`` is the game record's text as played (when the task asked for it); the
     run store replaces it by the saved file's path. ``cells`` is the number of board cells seen
     in the snapshots and ``covered`` how many of them held a seat's piece in some snapshot (0
-    and 0 without snapshots). ``seconds`` is the time the game took; it and the record's date
-    are all that differ between two runs of the same task.
+    and 0 without snapshots). ``seconds`` is the wall time the game took and ``cpu_seconds``
+    the CPU time of the process that played it; they and the record's date are all that
+    differ between two runs of the same task.
     """
 
     series: str
@@ -91,6 +92,7 @@ class GameTrace:
     covered: int = 0
     board_every: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
 
     @property
     def decisions(self) -> int:
@@ -156,7 +158,7 @@ def play_traced(task: GameTask) -> GameTrace:
     iteration or depth budgets; time-budgeted bots are not reproducible by nature. Records
     carry the date they were played, so their text differs from run to run.
     """
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     game = make(task.game_id, **dict(task.options))
     rng = random.Random(task.seed)
     bots = []
@@ -205,4 +207,5 @@ def play_traced(task: GameTask) -> GameTrace:
     if record is not None:
         trace.record = record.to_text(state)
     trace.seconds = round(time.perf_counter() - start, 4)
+    trace.cpu_seconds = round(time.process_time() - cpu, 4)
     return trace

@@ -26,9 +26,10 @@ def test_a_trace_has_one_entry_per_decision_and_snapshots_on_the_stride() -> Non
 
 def test_the_same_task_gives_the_same_trace_and_its_record_replays() -> None:
     first, second = play_traced(_task(1, record=True)), play_traced(_task(1, record=True))
-    assert {**first.to_json(), "seconds": 0, "record": None} == {
+    assert {**first.to_json(), "seconds": 0, "cpu_seconds": 0, "record": None} == {
         **second.to_json(),
         "seconds": 0,
+        "cpu_seconds": 0,
         "record": None,
     }
     assert first.record is not None
