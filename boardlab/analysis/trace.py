@@ -111,8 +111,10 @@ class GameTrace:
 
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> GameTrace:
-        """The trace of a JSON object made by :meth:`to_json`."""
-        return cls(**data)  # type: ignore[arg-type]
+        """The trace of a JSON object made by :meth:`to_json` (fields it does not know, from a
+        newer version, are left out; fields it lacks, from an older one, take their defaults)."""
+        known = {item.name for item in fields(cls)}
+        return cls(**{key: value for key, value in data.items() if key in known})  # type: ignore[arg-type]
 
 
 def board_snapshot(state: State) -> tuple[list[int], set[str], set[str]] | None:
