@@ -78,10 +78,9 @@ def headlines(summary: dict[str, Any], percent: Mapping[str, bool]) -> list[str]
         head = f"Variant {comparison['variant']} against {comparison['base']}: "
         if real:
             parts = ", ".join(f"{row['label']} {_signed(row, percent)}" for row in real)
-            lines.append(
-                head + f"real differences in {parts}; "
-                f"no real difference in the other {len(comparison['rows']) - len(real)} metrics."
-            )
+            rest = len(comparison["rows"]) - len(real)
+            tail = f"no real difference in the other {rest} metrics" if rest else "all differ"
+            lines.append(head + f"real differences in {parts}; {tail}.")
         else:
             lines.append(head + "no real difference in any metric at this number of games.")
     return lines

@@ -100,7 +100,7 @@ class RunStore:
             name = f"{RECORDS}/{data['series']}-{int(data['index']) + 1}.txt"
             write_atomic(self.path / name, record)
             data["record"] = name
-        self._handle.write(json.dumps(data, separators=(",", ":")) + "\n")
+        self._handle.write(json.dumps(data, separators=(",", ":"), check_circular=False) + "\n")
         self._handle.flush()
         if time.monotonic() - self._synced >= SYNC_SECONDS:
             self._sync()

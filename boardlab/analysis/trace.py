@@ -66,9 +66,10 @@ class GameTrace:
     ``pieces[k][s]`` is the number of seat ``s``'s pieces on the board before decision
     ``k * board_every`` (the last entry: at the end); empty without snapshots or render
     model. ``record`` is the game record's text as played (when the task asked for it); the
-    run store replaces it by the saved file's path. ``cells`` is the number of board cells and
-    ``covered`` how many of them held a seat's piece in some snapshot (0 and 0 without
-    snapshots). ``seconds`` is the time the game took; it and the record's date are all that
+    run store replaces it by the saved file's path. ``cells`` is the number of board cells seen
+    in the snapshots and ``covered`` how many of them held a seat's piece in some snapshot (0
+    and 0 without snapshots). ``seconds`` is the wall time the game took and ``cpu_seconds``
+    the CPU time of the process that played it; they and the record's date are all that
     differ between two runs of the same task.
     """
 
@@ -91,6 +92,7 @@ class GameTrace:
     covered: int = 0
     board_every: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
 
     @property
     def decisions(self) -> int:
@@ -109,14 +111,18 @@ class GameTrace:
 
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> GameTrace:
-        """The trace of a JSON object made by :meth:`to_json`."""
-        return cls(**data)  # type: ignore[arg-type]
+        """The trace of a JSON object made by :meth:`to_json` (fields it does not know, from a
+        newer version, are left out; fields it lacks, from an older one, take their defaults)."""
+        known = {item.name for item in fields(cls)}
+        return cls(**{key: value for key, value in data.items() if key in known})  # type: ignore[arg-type]
 
 
-def board_snapshot(state: State) -> tuple[list[int], set[str]] | None:
-    """Pieces on the board per seat and the cells holding a seat's piece; None without a model.
+def board_snapshot(state: State) -> tuple[list[int], set[str], set[str]] | None:
+    """Pieces on the board per seat, the cells holding a seat's piece, and every cell id.
 
-    Neutral items (owner None, such as mountains) count for neither.
+    None without a render model. Neutral items (owner None, such as mountains) count for
+    neither seat. The cell ids are returned because a board may grow or shrink (Colosseum
+    Offcuts draws its footprint plus one cell).
     """
     try:
         model = state.render_model()
@@ -129,7 +135,7 @@ def board_snapshot(state: State) -> tuple[list[int], set[str]] | None:
             if piece.owner is not None and 0 <= piece.owner < len(pieces):
                 pieces[piece.owner] += piece.count
                 occupied.add(cell.id)
-    return pieces, occupied
+    return pieces, occupied, {cell.id for cell in model.cells}
 
 
 def bot_seed(run_seed: int, index: int) -> random.Random:
@@ -154,7 +160,7 @@ def play_traced(task: GameTask) -> GameTrace:
     iteration or depth budgets; time-budgeted bots are not reproducible by nature. Records
     carry the date they were played, so their text differs from run to run.
     """
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     game = make(task.game_id, **dict(task.options))
     rng = random.Random(task.seed)
     bots = []
@@ -168,6 +174,7 @@ def play_traced(task: GameTask) -> GameTrace:
     trace.board_every = task.board_every
     state = game.new_initial_state()
     occupied: list[set[str]] = []
+    cells: set[str] = set()
     seats = range(game.num_players)
     every = task.board_every
     while not state.is_terminal():
@@ -176,6 +183,7 @@ def play_traced(task: GameTask) -> GameTrace:
         if snapshot is not None:
             trace.pieces.append(snapshot[0])
             occupied.append(snapshot[1])
+            cells |= snapshot[2]
         trace.seats.append(seat)
         trace.choices.append(len(state.legal_actions()))
         trace.turn_start.append(state.turn_start)
@@ -189,7 +197,8 @@ def play_traced(task: GameTask) -> GameTrace:
     if final is not None:
         trace.pieces.append(final[0])
         occupied.append(final[1])
-        trace.cells = len(state.render_model().cells)
+        cells |= final[2]
+        trace.cells = len(cells)
         trace.covered = covered_cells(occupied)
     outcome = state.outcome
     assert outcome is not None
@@ -200,4 +209,5 @@ def play_traced(task: GameTask) -> GameTrace:
     if record is not None:
         trace.record = record.to_text(state)
     trace.seconds = round(time.perf_counter() - start, 4)
+    trace.cpu_seconds = round(time.process_time() - cpu, 4)
     return trace

@@ -25,7 +25,7 @@ def _square(x: int) -> int:
 
 def _comparable(traces: list[GameTrace]) -> list[dict[str, object]]:
     """Traces without the wall time, the only field allowed to differ."""
-    return [{**t.to_json(), "seconds": 0, "record": None} for t in traces]
+    return [{**t.to_json(), "seconds": 0, "cpu_seconds": 0, "record": None} for t in traces]
 
 
 def test_tasks_are_taken_lazily_and_every_result_comes_back() -> None:

@@ -26,9 +26,10 @@ def test_a_trace_has_one_entry_per_decision_and_snapshots_on_the_stride() -> Non
 
 def test_the_same_task_gives_the_same_trace_and_its_record_replays() -> None:
     first, second = play_traced(_task(1, record=True)), play_traced(_task(1, record=True))
-    assert {**first.to_json(), "seconds": 0, "record": None} == {
+    assert {**first.to_json(), "seconds": 0, "cpu_seconds": 0, "record": None} == {
         **second.to_json(),
         "seconds": 0,
+        "cpu_seconds": 0,
         "record": None,
     }
     assert first.record is not None
@@ -41,3 +42,11 @@ def test_the_same_task_gives_the_same_trace_and_its_record_replays() -> None:
 def test_no_snapshots_means_no_pieces_and_no_coverage() -> None:
     trace = play_traced(_task(board_every=0))
     assert trace.pieces == [] and trace.cells == 0 and trace.covered == 0
+
+
+def test_rows_of_other_versions_still_load() -> None:
+    row = play_traced(_task(board_every=0)).to_json()
+    newer = {**row, "added_later": 1}
+    older = {key: value for key, value in row.items() if key != "cpu_seconds"}
+    assert GameTrace.from_json(newer) == GameTrace.from_json(row)
+    assert GameTrace.from_json(older).cpu_seconds == 0.0
