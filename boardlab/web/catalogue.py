@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from boardlab.ai.level_ratings import level_rating
 from boardlab.ai.levels import LEVELS
 from boardlab.core.game import Game
 from boardlab.core.options import OptionSpec
 from boardlab.core.registry import game_ids, make
 
+BOT_SPECS = ("random", *(f"level:{level}" for level in LEVELS))
+"""The bots a seat of the lobby can take."""
 _OPTION_KINDS = {"int": "int", "bool": "bool", "enum": "choice", "str": "str"}
 
 
@@ -36,15 +39,23 @@ def game_entry(game: Game, picture: str) -> dict[str, Any]:
         "player_names": list(game.player_names),
         "options": [option_entry(spec) for spec in game.OPTIONS],
         "picture": picture,
+        "ratings": {
+            str(seats): ratings(game.id, seats)
+            for seats in range(game.min_players, game.max_players + 1)
+        },
     }
+
+
+def ratings(game_id: str, seats: int) -> dict[str, float]:
+    """The measured rating of each bot of the lobby at this seat count (``random`` = 0)."""
+    measured = {spec: level_rating(game_id, seats, spec) for spec in BOT_SPECS}
+    return {spec: rating for spec, rating in measured.items() if rating is not None}
 
 
 def bot_entries() -> list[dict[str, Any]]:
     """The bot levels a seat can take, weakest first, plus the random mover."""
-    bots: list[dict[str, Any]] = [{"spec": "random", "label": "Random mover", "rating": None}]
-    bots += [
-        {"spec": f"level:{level}", "label": level.capitalize(), "rating": None} for level in LEVELS
-    ]
+    bots: list[dict[str, Any]] = [{"spec": "random", "label": "Random mover"}]
+    bots += [{"spec": f"level:{level}", "label": level.capitalize()} for level in LEVELS]
     return bots
 
 

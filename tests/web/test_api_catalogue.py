@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from boardlab.ai.level_ratings import level_rating
 from tests.web.conftest import Server
 
 GAMES = {"carnyx", "murus-gallicus", "colosseum-offcuts", "anacund", "cyvasse"}
@@ -26,6 +27,17 @@ def test_catalogue_lists_every_game_with_summary_options_and_bots(shared_server:
         "level:hard",
         "level:expert",
     ]
+
+
+def test_catalogue_gives_the_measured_bot_ratings_per_seat_count(shared_server: Server) -> None:
+    games = {game["id"]: game for game in shared_server.get("/api/catalogue")[1]["games"]}
+    assert set(games["colosseum-offcuts"]["ratings"]) == {"2", "3", "4", "5"}
+    for game_id, game in games.items():
+        for seats, ratings in game["ratings"].items():
+            for spec, rating in ratings.items():
+                assert rating == level_rating(game_id, int(seats), spec)
+    carnyx = games["carnyx"]["ratings"]["2"]
+    assert carnyx["random"] == 0 and carnyx["level:expert"] > carnyx["level:easy"]
 
 
 def test_unknown_api_path_is_one_json_error(shared_server: Server) -> None:

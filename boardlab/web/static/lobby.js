@@ -98,11 +98,17 @@ function showSeats() {
       el("option", { value: "human" }, "You (this browser)"),
       el("option", { value: "invite" }, "A friend (invite link)"),
       el("optgroup", { label: "Bot" }, bots.map((bot) => el("option", { value: `bot:${bot.spec}` },
-        bot.rating === null || bot.rating === undefined ? bot.label : `${bot.label} (${Math.round(bot.rating)})`))));
+        botLabel(bot, n)))));
     select.value = old[seat] ?? fallback;
     rows.push(el("div", { class: "field seat-row" }, el("label", { for: `seat-${seat}` }, name), select));
   }
   replace($("seats"), rows);
+}
+
+/** A bot's label with its measured rating at this seat count, where a tournament measured it. */
+function botLabel(bot, seats) {
+  const rating = chosen.ratings?.[String(seats)]?.[bot.spec];
+  return typeof rating === "number" ? `${bot.label} (rating ${Math.round(rating)})` : bot.label;
 }
 
 function optionValues() {
