@@ -19,7 +19,7 @@ from pathlib import Path
 
 from boardlab.ai import make_bot
 from boardlab.ai.base import Bot
-from boardlab.analysis.pool import imap_unordered
+from boardlab.analysis.runner import run_tasks
 from boardlab.core.errors import OptionError, SaveError
 from boardlab.core.files import check_folder, write_atomic
 from boardlab.core.game import Game
@@ -149,7 +149,8 @@ def iter_match(spec: MatchSpec, jobs: int = 1) -> Generator[GameResult, None, No
     Only this process writes files, so workers that are stopped leave nothing half-written.
     Close the iterator to stop early; the workers end with it.
     """
-    for result in imap_unordered(functools.partial(play_game, spec), spec.games, jobs):
+    play = functools.partial(play_game, spec)
+    for result in run_tasks(play, range(spec.games), jobs, total=spec.games):
         if result.record:
             write_atomic(record_path(spec, result.index), result.record, durable=False)
         yield replace(result, record="")

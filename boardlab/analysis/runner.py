@@ -115,6 +115,9 @@ def _stop(pool: ProcessPoolExecutor) -> None:
 def _worker_init() -> None:
     """Workers leave Ctrl-C to the parent and die when the parent dies (even by SIGKILL)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A forked worker inherits the parent's Python handlers; SIGTERM and SIGHUP must end it.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)

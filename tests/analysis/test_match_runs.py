@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from boardlab.analysis.match import MatchSpec, iter_match
-from boardlab.analysis.pool import cpu_count, worker_count
+from boardlab.analysis.runner import cpu_count, worker_count
 from boardlab.cli.main import main
 from tests.cli.processes import WAIT, group_members, spawned, wait_for
 
