@@ -9,17 +9,7 @@ from playwright.sync_api import sync_playwright
 from boardlab.analysis.lab import LabConfig, plan_series, run_lab
 from boardlab.analysis.report import write_report
 from boardlab.analysis.summary import summarize_run
-
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-quic",
-]
+from tests.chromium import launch
 
 
 def test_report_renders_in_chromium(tmp_path: Path) -> None:
@@ -38,9 +28,7 @@ def test_report_renders_in_chromium(tmp_path: Path) -> None:
     errors: list[str] = []
     requests: list[str] = []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
-        )
+        browser = launch(playwright)
         page = browser.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)

@@ -17,28 +17,17 @@ from playwright.sync_api import Browser, sync_playwright
 
 from boardlab.render import render_svg
 from boardlab.render.palette import PAGE, rgb
+from tests.chromium import launch
 from tests.render.positions import GAMES, make_game, mid_game
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "render"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-quic",
-]
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     """One headless Chromium for the whole module."""
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
-        )
+        chromium = launch(playwright)
         yield chromium
         chromium.close()
 

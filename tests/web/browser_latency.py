@@ -25,8 +25,9 @@ from typing import Any
 
 from playwright.sync_api import Page, sync_playwright
 
+from tests.chromium import launch
 from tests.web.browser_play import create_match, engine_state, open_link, open_match
-from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, Server, start_server
+from tests.web.conftest import Server, start_server
 
 STAMPS = """
 const now = () => performance.timeOrigin + performance.now();
@@ -92,7 +93,7 @@ def measure(server: Server, decisions: int, seconds: float) -> tuple[list[float]
     frames: list[float] = []
     deadline = time.monotonic() + seconds
     with sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = launch(driver)
         contexts = [browser.new_context() for _ in range(2)]
         for context in contexts:
             context.add_init_script(STAMPS)

@@ -25,17 +25,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Playwright, sync_playwright
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-quic",
-]
+from tests.chromium import launch
+
 STARTUP_SECONDS = 30.0
 
 
@@ -166,7 +157,7 @@ def playwright_driver() -> Iterator[Playwright]:
 @pytest.fixture(scope="session")
 def browser(playwright_driver: Playwright) -> Iterator[Browser]:
     """Headless Debian Chromium (no browser download), shared by the session."""
-    chromium = playwright_driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    chromium = launch(playwright_driver)
     try:
         yield chromium
     finally:
