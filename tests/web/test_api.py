@@ -34,6 +34,20 @@ def turn(server: Server, match: str, token: str | None, seat: int, ply: int, tex
     )
 
 
+def replayed(record: str, folder: Path) -> str:
+    """What ``boardlab replay`` prints for ``record``, which it must accept."""
+    path = folder / "game.txt"
+    path.write_text(record, encoding="utf-8")
+    replay = subprocess.run(
+        [sys.executable, "-m", "boardlab", "replay", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert replay.returncode == 0, replay.stderr
+    return replay.stdout
+
+
 def wait_for_ply(server: Server, match: str, ply: int, token: str | None = None) -> Any:
     """Poll the view until ``ply`` turns are played (a bot is answering)."""
     deadline = time.monotonic() + 30
@@ -233,16 +247,7 @@ def test_the_record_download_replays_with_the_cli(shared_server: Server, tmp_pat
         ply += 1
     status, text = shared_server.get(f"/api/matches/{match}/record")
     assert status == 200 and text.startswith("# Boardlab game record")
-    path = tmp_path / "game.txt"
-    path.write_text(text, encoding="utf-8")
-    replay = subprocess.run(
-        [sys.executable, "-m", "boardlab", "replay", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert replay.returncode == 0, replay.stderr
-    assert view["result"]["text"].split(" (")[0] in replay.stdout
+    assert view["result"]["text"].split(" (")[0] in replayed(text, tmp_path)
 
 
 def test_concurrent_turns_on_one_match_are_serialised(shared_server: Server) -> None:
@@ -297,12 +302,4 @@ def test_with_three_seats_a_resigning_seat_leaves_and_the_others_play_on(
     assert view["moves"][-1]["turn"] == "resign"
     status, text = shared_server.get(f"/api/matches/{match}/record")
     assert status == 200 and f"P{seat + 1}: resign" in text
-    path = tmp_path / "game.txt"
-    path.write_text(text, encoding="utf-8")
-    replay = subprocess.run(
-        [sys.executable, "-m", "boardlab", "replay", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert replay.returncode == 0, replay.stderr
+    replayed(text, tmp_path)
