@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -11,6 +12,7 @@ import pytest
 from boardlab.core.registry import make
 from boardlab.core.state import State
 from boardlab.rl.observation import ObservationEncoder
+from boardlab.rl.vocabulary import VOCABULARIES
 from tests.rl.cases import CASES, IDS, SMALL_ARMY
 
 
@@ -93,11 +95,14 @@ def test_cyvasse_observations_never_show_the_other_seats_hidden_deployment(obser
     assert differing >= 3  # the other seat's deployments really differed
 
 
-def test_an_unknown_piece_kind_is_refused() -> None:
+def test_a_piece_kind_missing_from_the_vocabulary_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    vocabulary = replace(VOCABULARIES["carnyx"], pieces=(), pooled=("disc",))
+    monkeypatch.setitem(VOCABULARIES, "carnyx", vocabulary)
     encoder = ObservationEncoder(make("carnyx"))
-    encoder.vocabulary = type(encoder.vocabulary)(pieces=(), phases=("setup",))
-    encoder._piece = {}
-    with pytest.raises(ValueError, match="not in its vocabulary"):
-        state = make("carnyx").new_initial_state()
-        state.apply_action(state.legal_actions()[0])
+    state = make("carnyx").new_initial_state()
+    encoder.encode(state, 0)  # nothing on the board yet
+    state.apply_action(state.legal_actions()[0])
+    with pytest.raises(ValueError, match="'disc' is not in its vocabulary"):
         encoder.encode(state, 0)
