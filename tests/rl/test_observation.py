@@ -63,6 +63,35 @@ def test_colosseum_window_places_cells_at_their_action_indices() -> None:
     assert action == 1 * size + 1
 
 
+def test_colosseum_window_matches_the_action_ids_through_a_game() -> None:
+    """Flips, attacks and Mobile moves start on an occupied cell: their window index has height."""
+    game = make("colosseum-offcuts", players=3)
+    encoder = ObservationEncoder(game)
+    cells = encoder.rows * encoder.columns
+    height_channel = encoder.channel_names().index("height")
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    checked = 0
+    for _ in range(120):
+        if state.is_terminal():
+            break
+        seat = state.current_player
+        height = encoder.encode(state, seat)[height_channel].reshape(-1)
+        for action in state.legal_actions():
+            if cells <= action < 2 * cells:
+                origin = action - cells
+            elif 2 * cells <= action < 6 * cells:
+                origin = (action - 2 * cells) // 4
+            elif 6 * cells <= action < 6 * cells + cells * cells:
+                origin = (action - 6 * cells) // cells
+            else:
+                continue
+            assert height[origin] > 0
+            checked += 1
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 100
+
+
 def _deployment_pair(observer: int, seed: int) -> list[tuple[State, State]]:
     """Two Cyvasse games whose ``observer`` plays the same, the other seat differently.
 
