@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -11,6 +12,7 @@ import pytest
 from boardlab.core.registry import make
 from boardlab.core.state import State
 from boardlab.rl.observation import ObservationEncoder
+from boardlab.rl.vocabulary import VOCABULARIES
 from tests.rl.cases import CASES, IDS, SMALL_ARMY
 
 
@@ -61,6 +63,35 @@ def test_colosseum_window_places_cells_at_their_action_indices() -> None:
     assert action == 1 * size + 1
 
 
+def test_colosseum_window_matches_the_action_ids_through_a_game() -> None:
+    """Flips, attacks and Mobile moves start on an occupied cell: their window index has height."""
+    game = make("colosseum-offcuts", players=3)
+    encoder = ObservationEncoder(game)
+    cells = encoder.rows * encoder.columns
+    height_channel = encoder.channel_names().index("height")
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    checked = 0
+    for _ in range(120):
+        if state.is_terminal():
+            break
+        seat = state.current_player
+        height = encoder.encode(state, seat)[height_channel].reshape(-1)
+        for action in state.legal_actions():
+            if cells <= action < 2 * cells:
+                origin = action - cells
+            elif 2 * cells <= action < 6 * cells:
+                origin = (action - 2 * cells) // 4
+            elif 6 * cells <= action < 6 * cells + cells * cells:
+                origin = (action - 6 * cells) // cells
+            else:
+                continue
+            assert height[origin] > 0
+            checked += 1
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 100
+
+
 def _deployment_pair(observer: int, seed: int) -> list[tuple[State, State]]:
     """Two Cyvasse games whose ``observer`` plays the same, the other seat differently.
 
@@ -93,11 +124,14 @@ def test_cyvasse_observations_never_show_the_other_seats_hidden_deployment(obser
     assert differing >= 3  # the other seat's deployments really differed
 
 
-def test_an_unknown_piece_kind_is_refused() -> None:
+def test_a_piece_kind_missing_from_the_vocabulary_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    vocabulary = replace(VOCABULARIES["carnyx"], pieces=(), pooled=("disc",))
+    monkeypatch.setitem(VOCABULARIES, "carnyx", vocabulary)
     encoder = ObservationEncoder(make("carnyx"))
-    encoder.vocabulary = type(encoder.vocabulary)(pieces=(), phases=("setup",))
-    encoder._piece = {}
-    with pytest.raises(ValueError, match="not in its vocabulary"):
-        state = make("carnyx").new_initial_state()
-        state.apply_action(state.legal_actions()[0])
+    state = make("carnyx").new_initial_state()
+    encoder.encode(state, 0)  # nothing on the board yet
+    state.apply_action(state.legal_actions()[0])
+    with pytest.raises(ValueError, match="'disc' is not in its vocabulary"):
         encoder.encode(state, 0)
