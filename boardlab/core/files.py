@@ -52,11 +52,14 @@ def write_atomic(path: str | Path, text: str, *, durable: bool = True) -> None:
 def check_target(path: str | Path, *, overwrite: bool) -> Path:
     """Check before any work that ``path`` can be written; returns it.
 
-    Raises SaveError when the path is a folder or another non-file, when its folder cannot be
-    created or written (tried with a real temporary file), or when the file exists and
-    ``overwrite`` is False.
+    Raises SaveError when the path is a folder or another non-file, when its folder does not
+    exist (a mistyped folder is not created) or cannot be written (tried with a real temporary
+    file), or when the file exists and ``overwrite`` is False.
     """
     target = Path(path)
+    folder = target.parent
+    if not folder.is_dir():
+        raise SaveError(f"cannot save to {str(target)!r}: there is no folder {str(folder)!r}")
     if target.is_dir():
         raise SaveError(f"cannot save to {str(target)!r}: it is a folder")
     if target.exists() and not target.is_file():
@@ -66,7 +69,7 @@ def check_target(path: str | Path, *, overwrite: bool) -> Path:
         raise SaveError(
             f"{str(target)!r} already exists; use --force to overwrite it or choose another file"
         )
-    check_folder(target.parent)
+    check_folder(folder)
     return target
 
 

@@ -32,7 +32,7 @@ def test_existing_record_is_not_overwritten_without_force(
     assert load_record(record)[0].turns[0].text == "1"
 
 
-@pytest.mark.parametrize("where", ["file/game.txt", "folder", "/dev/null"])
+@pytest.mark.parametrize("where", ["file/game.txt", "missing/game.txt", "folder", "/dev/null"])
 def test_unwritable_target_fails_before_the_first_move(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, where: str
 ) -> None:
@@ -43,6 +43,7 @@ def test_unwritable_target_fails_before_the_first_move(
     assert code == 2
     assert out == ""
     assert err.startswith("boardlab: error: ") and err.count("\n") == 1
+    assert not (tmp_path / "missing").exists()
 
 
 def test_save_command_asks_before_overwriting_and_end_prompt_retries(
