@@ -23,6 +23,7 @@ import json
 import os
 import random
 import socket
+import ssl
 import statistics
 import subprocess
 import sys
@@ -98,41 +99,45 @@ async def play_seat(
                 tally.error(f"{answer.status_code}: {answer.json().get('error')}")
 
 
-async def play_matches(http: httpx.AsyncClient, stop: float, tally: Tally, think: float) -> None:
-    """Create matches one after another and play each to its end, until ``stop``."""
-    ws_base = str(http.base_url).rstrip("/").replace("http://", "ws://")
-    while time.perf_counter() < stop:
-        answer = (await http.post("/api/matches", json=MATCH)).json()
-        match, tokens = answer["id"], [seat["token"] for seat in answer["seats"]]
-        sent: dict[int, float] = {}
-        sockets = [await connect(f"{ws_base}/ws/matches/{match}") for _ in tokens]
-        try:
-            for sock, token in zip(sockets, tokens, strict=True):
-                await sock.send(json.dumps({"tokens": [token]}))
-            await asyncio.gather(
-                *(
-                    play_seat(http, sock, match, seat, token, sent, tally, stop, think)
-                    for seat, (sock, token) in enumerate(zip(sockets, tokens, strict=True))
+async def play_matches(
+    base: str, tls: ssl.SSLContext, stop: float, tally: Tally, think: float
+) -> None:
+    """Create matches one after another and play each to its end, until ``stop``.
+
+    Each match gets its own HTTP client (two keep-alive connections): httpx's pool scans every
+    connection it holds on each request, so one client shared by 100 matches spent more of the
+    load script's CPU than the server spent answering, and its queueing showed up as latency.
+    """
+    ws_base = base.replace("http://", "ws://")
+    async with httpx.AsyncClient(base_url=base, timeout=30, verify=tls) as http:
+        while time.perf_counter() < stop:
+            answer = (await http.post("/api/matches", json=MATCH)).json()
+            match, tokens = answer["id"], [seat["token"] for seat in answer["seats"]]
+            sent: dict[int, float] = {}
+            sockets = [await connect(f"{ws_base}/ws/matches/{match}") for _ in tokens]
+            try:
+                for sock, token in zip(sockets, tokens, strict=True):
+                    await sock.send(json.dumps({"tokens": [token]}))
+                await asyncio.gather(
+                    *(
+                        play_seat(http, sock, match, seat, token, sent, tally, stop, think)
+                        for seat, (sock, token) in enumerate(zip(sockets, tokens, strict=True))
+                    )
                 )
-            )
-        finally:
-            for sock in sockets:
-                await sock.close()
+            finally:
+                for sock in sockets:
+                    await sock.close()
 
 
 async def phase(base: str, games: int, seconds: float, think: float) -> tuple[Tally, float]:
     """Play ``games`` matches at once for ``seconds``; returns the tally and elapsed time."""
     tally = Tally()
-    # One client for all matches: each new client would load the TLS CA bundle again.
-    # Idle connections are dropped before the server's 5 s keep-alive timeout closes them.
-    limits = httpx.Limits(
-        max_connections=2 * games, max_keepalive_connections=2 * games, keepalive_expiry=4.0
-    )
-    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
-        start = time.perf_counter()
-        stop = start + seconds
-        await asyncio.gather(*(play_matches(http, stop, tally, think) for _ in range(games)))
-        return tally, time.perf_counter() - start
+    # One TLS context for all clients: each would otherwise load the CA bundle again.
+    tls = ssl.create_default_context()
+    start = time.perf_counter()
+    stop = start + seconds
+    await asyncio.gather(*(play_matches(base, tls, stop, tally, think) for _ in range(games)))
+    return tally, time.perf_counter() - start
 
 
 def cpu_seconds(pid: int) -> float:
