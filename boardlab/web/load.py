@@ -2,9 +2,11 @@
 
 ``python -m boardlab.web.load [--games 100] [--seconds 20]`` starts a server on 127.0.0.1 with
 a temporary store, then plays Murus Gallicus hot-seat matches through the JSON API, one
-websocket client per seat. Each client plays the first legal move whenever its websocket view
-says it is to move; the latency of a decision is the time from sending its POST to the other
-seat's websocket receiving the view that contains it. A finished match is replaced by a new
+websocket client per seat. Each client plays a random legal move whenever its websocket view
+says it is to move (so matches reach different positions, as real ones do: with the first
+legal move every match repeated the first one, and the server's picture cache answered for
+them); the latency of a decision is the time from sending its POST to the other seat's
+websocket receiving the view that contains it. A finished match is replaced by a new
 one. Three phases: one match played as fast as the server answers (decisions/s on one game);
 ``--games`` matches played as fast as it answers (decisions/s across them: the server is
 saturated, so latency there is mostly queueing); ``--games`` matches whose players think
@@ -83,7 +85,7 @@ async def play_seat(
             if think:
                 await asyncio.sleep(think * random.uniform(0.5, 1.5))
             sent[ply + 1] = time.perf_counter()
-            body = {"seat": seat, "ply": ply, "turn": view["legal"][0]["text"]}
+            body = {"seat": seat, "ply": ply, "turn": random.choice(view["legal"])["text"]}
             try:
                 answer = await http.post(
                     f"/api/matches/{match}/turn",
