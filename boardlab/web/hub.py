@@ -186,7 +186,7 @@ class Hub:
         self.clients.setdefault(session.id, set()).add(client)
 
     def leave(self, session: MatchSession, client: Client) -> None:
-        """Stop following a match; a finished match nobody follows is dropped from memory."""
+        """Stop following a match; a match nobody follows is dropped from memory."""
         followers = self.clients.get(session.id)
         if followers is not None:
             followers.discard(client)
@@ -195,13 +195,13 @@ class Hub:
                 self._forget_if_idle(session)
 
     def _forget_if_idle(self, session: MatchSession) -> None:
-        """Drop a finished, unfollowed, unlocked session; it is reloaded from the store if asked
-        for again. Kept forever, finished sessions made every full garbage collection of the
-        event loop scan all their positions: pauses of 250-400 ms with a few hundred matches.
+        """Drop an unfollowed session with no bot searching and no change under way; it is
+        reloaded from the store when asked for again. Kept forever, sessions (finished or
+        abandoned) made every full garbage collection of the event loop scan all their
+        positions: pauses of 250-400 ms with a few hundred matches.
         """
         if (
-            session.outcome is not None
-            and session.bot_task is None
+            session.bot_task is None
             and not session.lock.locked()
             and self.sessions.get(session.id) is session
         ):
