@@ -6,6 +6,7 @@ short integers or one decimal, which also makes the output byte-for-byte stable.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,8 +17,12 @@ SCALE = 100.0
 """SVG user units per board unit."""
 
 SQRT3 = math.sqrt(3.0)
+NUMBERS_KEPT = 8192
+"""How many formatted numbers ``num`` keeps: a picture writes some 1,700, mostly the same few
+hundred coordinates and sizes from one picture to the next."""
 
 
+@functools.lru_cache(maxsize=NUMBERS_KEPT)
 def num(value: float) -> str:
     """A board-unit length or coordinate as SVG text (hundredths, at most one decimal)."""
     scaled = round(value * SCALE, 1)

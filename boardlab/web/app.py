@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -114,6 +115,10 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         app.state.catalogue = None
+        # What is loaded by now lives as long as the server: keep it out of every garbage
+        # collection, whose full passes would otherwise stall all matches to scan it.
+        gc.collect()
+        gc.freeze()
         store = SqliteStore(db_path)
         hub = Hub(store, bot_workers)
         app.state.hub = hub

@@ -2,9 +2,11 @@
 
 ``python -m boardlab.web.load [--games 100] [--seconds 20]`` starts a server on 127.0.0.1 with
 a temporary store, then plays Murus Gallicus hot-seat matches through the JSON API, one
-websocket client per seat. Each client plays the first legal move whenever its websocket view
-says it is to move; the latency of a decision is the time from sending its POST to the other
-seat's websocket receiving the view that contains it. A finished match is replaced by a new
+websocket client per seat. Each client plays a random legal move whenever its websocket view
+says it is to move (so matches reach different positions, as real ones do: with the first
+legal move every match repeated the first one, and the server's picture cache answered for
+them); the latency of a decision is the time from sending its POST to the other seat's
+websocket receiving the view that contains it. A finished match is replaced by a new
 one. Three phases: one match played as fast as the server answers (decisions/s on one game);
 ``--games`` matches played as fast as it answers (decisions/s across them: the server is
 saturated, so latency there is mostly queueing); ``--games`` matches whose players think
@@ -23,6 +25,7 @@ import json
 import os
 import random
 import socket
+import ssl
 import statistics
 import subprocess
 import sys
@@ -82,7 +85,7 @@ async def play_seat(
             if think:
                 await asyncio.sleep(think * random.uniform(0.5, 1.5))
             sent[ply + 1] = time.perf_counter()
-            body = {"seat": seat, "ply": ply, "turn": view["legal"][0]["text"]}
+            body = {"seat": seat, "ply": ply, "turn": random.choice(view["legal"])["text"]}
             try:
                 answer = await http.post(
                     f"/api/matches/{match}/turn",
@@ -98,41 +101,45 @@ async def play_seat(
                 tally.error(f"{answer.status_code}: {answer.json().get('error')}")
 
 
-async def play_matches(http: httpx.AsyncClient, stop: float, tally: Tally, think: float) -> None:
-    """Create matches one after another and play each to its end, until ``stop``."""
-    ws_base = str(http.base_url).rstrip("/").replace("http://", "ws://")
-    while time.perf_counter() < stop:
-        answer = (await http.post("/api/matches", json=MATCH)).json()
-        match, tokens = answer["id"], [seat["token"] for seat in answer["seats"]]
-        sent: dict[int, float] = {}
-        sockets = [await connect(f"{ws_base}/ws/matches/{match}") for _ in tokens]
-        try:
-            for sock, token in zip(sockets, tokens, strict=True):
-                await sock.send(json.dumps({"tokens": [token]}))
-            await asyncio.gather(
-                *(
-                    play_seat(http, sock, match, seat, token, sent, tally, stop, think)
-                    for seat, (sock, token) in enumerate(zip(sockets, tokens, strict=True))
+async def play_matches(
+    base: str, tls: ssl.SSLContext, stop: float, tally: Tally, think: float
+) -> None:
+    """Create matches one after another and play each to its end, until ``stop``.
+
+    Each match gets its own HTTP client (two keep-alive connections): httpx's pool scans every
+    connection it holds on each request, so one client shared by 100 matches spent more of the
+    load script's CPU than the server spent answering, and its queueing showed up as latency.
+    """
+    ws_base = base.replace("http://", "ws://")
+    async with httpx.AsyncClient(base_url=base, timeout=30, verify=tls) as http:
+        while time.perf_counter() < stop:
+            answer = (await http.post("/api/matches", json=MATCH)).json()
+            match, tokens = answer["id"], [seat["token"] for seat in answer["seats"]]
+            sent: dict[int, float] = {}
+            sockets = [await connect(f"{ws_base}/ws/matches/{match}") for _ in tokens]
+            try:
+                for sock, token in zip(sockets, tokens, strict=True):
+                    await sock.send(json.dumps({"tokens": [token]}))
+                await asyncio.gather(
+                    *(
+                        play_seat(http, sock, match, seat, token, sent, tally, stop, think)
+                        for seat, (sock, token) in enumerate(zip(sockets, tokens, strict=True))
+                    )
                 )
-            )
-        finally:
-            for sock in sockets:
-                await sock.close()
+            finally:
+                for sock in sockets:
+                    await sock.close()
 
 
 async def phase(base: str, games: int, seconds: float, think: float) -> tuple[Tally, float]:
     """Play ``games`` matches at once for ``seconds``; returns the tally and elapsed time."""
     tally = Tally()
-    # One client for all matches: each new client would load the TLS CA bundle again.
-    # Idle connections are dropped before the server's 5 s keep-alive timeout closes them.
-    limits = httpx.Limits(
-        max_connections=2 * games, max_keepalive_connections=2 * games, keepalive_expiry=4.0
-    )
-    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
-        start = time.perf_counter()
-        stop = start + seconds
-        await asyncio.gather(*(play_matches(http, stop, tally, think) for _ in range(games)))
-        return tally, time.perf_counter() - start
+    # One TLS context for all clients: each would otherwise load the CA bundle again.
+    tls = ssl.create_default_context()
+    start = time.perf_counter()
+    stop = start + seconds
+    await asyncio.gather(*(play_matches(base, tls, stop, tally, think) for _ in range(games)))
+    return tally, time.perf_counter() - start
 
 
 def cpu_seconds(pid: int) -> float:

@@ -141,6 +141,9 @@ class MatchSession:
         else:
             self.rematch = event.text
         self.events.append(event)
+        # Cached models and views are keyed by the event count: older ones are never used again.
+        self._models.clear()
+        self._views.clear()
 
     def check_turn(self, seat: int, ply: int, text: str) -> Event:
         """The event of a whole turn by ``seat``, or an ApiError saying why it is refused."""

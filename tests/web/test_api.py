@@ -208,6 +208,24 @@ def test_resign_ends_the_game_and_a_rematch_rotates_the_seats(shared_server: Ser
     assert status == 403
 
 
+def test_a_finished_match_reads_the_same_after_its_last_follower_leaves(
+    shared_server: Server,
+) -> None:
+    """The server drops a finished match nobody follows from memory; it reloads it as stored."""
+    match, (romans, gauls) = create(shared_server, MURUS_HOT_SEAT)
+    turn(shared_server, match, romans, 0, 0, "d1-d3")
+    base = shared_server.url.replace("http://", "ws://") + f"ws/matches/{match}"
+    with connect(base) as socket:
+        socket.send(json.dumps({"tokens": [gauls]}))
+        json.loads(socket.recv(timeout=10))
+        status, finished = shared_server.post(f"/api/matches/{match}/resign", {"seat": 1}, gauls)
+        assert status == 200 and json.loads(socket.recv(timeout=5))["view"] == finished
+    time.sleep(0.2)
+    assert shared_server.get(f"/api/matches/{match}", gauls) == (200, finished)
+    assert shared_server.post(f"/api/matches/{match}/rematch", {}, romans)[0] == 201
+    assert shared_server.get(f"/api/matches/{match}", gauls)[1]["rematch"] is not None
+
+
 def test_positions_of_the_move_list(shared_server: Server) -> None:
     match, (romans, gauls) = create(shared_server, MURUS_HOT_SEAT)
     turn(shared_server, match, romans, 0, 0, "d1-d3")
