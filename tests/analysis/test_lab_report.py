@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Browser
 
 from boardlab.analysis.lab import LabConfig, plan_series, run_lab
 from boardlab.analysis.report import write_report
 from boardlab.analysis.summary import summarize_run
-from tests.chromium import launch
 
 
-def test_report_renders_in_chromium(tmp_path: Path) -> None:
+def test_report_renders_in_chromium(tmp_path: Path, browser: Browser) -> None:
     config = LabConfig(
         "anacund",
         5,
@@ -27,9 +26,8 @@ def test_report_renders_in_chromium(tmp_path: Path) -> None:
     page_path = write_report(tmp_path, summarize_run(config, plan_series(config), traces), traces)
     errors: list[str] = []
     requests: list[str] = []
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        page = browser.new_page()
+    page = browser.new_page()
+    try:
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         page.on("request", lambda request: requests.append(request.url))
@@ -43,6 +41,7 @@ def test_report_renders_in_chromium(tmp_path: Path) -> None:
         page.locator("a", has_text="records/ring-1.txt").click()
         page.wait_for_load_state()
         assert "# Boardlab game record" in page.content()
-        browser.close()
+    finally:
+        page.close()
     assert errors == []
     assert all(url.startswith("file://") for url in requests)

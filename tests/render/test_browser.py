@@ -8,28 +8,16 @@ has many colours (cells, pieces, labels).
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from PIL import Image
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
 
 from boardlab.render import render_svg
 from boardlab.render.palette import PAGE, rgb
-from tests.chromium import launch
 from tests.render.positions import GAMES, make_game, mid_game
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "render"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One headless Chromium for the whole module."""
-    with sync_playwright() as playwright:
-        chromium = launch(playwright)
-        yield chromium
-        chromium.close()
 
 
 def screenshot(browser: Browser, svg: str) -> bytes:

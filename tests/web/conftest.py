@@ -23,9 +23,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Playwright, sync_playwright
-
-from tests.chromium import launch
 
 STARTUP_SECONDS = 30.0
 
@@ -145,20 +142,3 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield running
     finally:
         running.stop()
-
-
-@pytest.fixture(scope="session")
-def playwright_driver() -> Iterator[Playwright]:
-    """Playwright's sync driver for the session."""
-    with sync_playwright() as driver:
-        yield driver
-
-
-@pytest.fixture(scope="session")
-def browser(playwright_driver: Playwright) -> Iterator[Browser]:
-    """Headless Debian Chromium (no browser download), shared by the session."""
-    chromium = launch(playwright_driver)
-    try:
-        yield chromium
-    finally:
-        chromium.close()
