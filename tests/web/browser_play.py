@@ -82,8 +82,16 @@ def wait_for(page: Page, condition: str, arg: object = None) -> None:
 
 
 def wait_ply_past(page: Page, before: int) -> None:
-    """Wait until the page shows a view after turn ``before``."""
-    wait_for(page, "n => Number(document.body.dataset.ply) > n", before)
+    """Wait until the page shows a view after turn ``before`` and has no request under way.
+
+    The other seat's view can arrive by websocket before the page's own commit has answered;
+    clicks made before that answer would be ignored, as for a person.
+    """
+    wait_for(
+        page,
+        "n => Number(document.body.dataset.ply) > n && !document.body.hasAttribute('data-busy')",
+        before,
+    )
 
 
 def wait_my_turn_or_end(page: Page) -> None:

@@ -23,7 +23,7 @@ class GamePage {
     this.picker = new ClickPicker();
     this.reviewAt = null;     // turns shown while reviewing (null: the live position)
     this.thinkingSeat = null;
-    this.busy = false;
+    this.busy = false;        // a request of this page is under way: clicks wait for it
     this.bots = new Map();
     this.flipChoice = localStorage.getItem(`boardlab:flip:${matchId}`);
     this.flipped = this.flipChoice === "1";
@@ -83,6 +83,16 @@ class GamePage {
     const box = $("connection");
     box.dataset.state = state;
     box.textContent = state === "live" ? "live" : "reconnecting…";
+  }
+
+  get busy() {
+    return this.requesting;
+  }
+
+  /** Marks the page while a request is under way, so people (and tests) see it is not idle. */
+  set busy(value) {
+    this.requesting = value;
+    document.body.toggleAttribute("data-busy", value);
   }
 
   /** Take a new view from the server (its picture, legal decisions and everything else). */
