@@ -10,10 +10,14 @@ cannot be written is reported at once, not after the work is done.
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
+import threading
 from pathlib import Path
 
 from boardlab.core.errors import SaveError
+
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
 
 
 def _umask() -> int:
@@ -35,18 +39,32 @@ def write_atomic(path: str | Path, text: str, *, durable: bool = True) -> None:
     # Through a symbolic link to the file it names, as an editor would, not over the link.
     target = Path(path).resolve() if Path(path).is_symlink() else Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    # Ctrl-C, a hang-up or SIGTERM waits until the file is whole: a stop signal arriving between
+    # creating the temporary file and handling its failure would otherwise leave it behind.
+    blocked = _block_stop_signals()
     try:
-        os.fchmod(handle, 0o666 & ~_umask())
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-            if durable:
-                out.flush()
-                os.fsync(out.fileno())
-        os.replace(temp, target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+        handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        try:
+            os.fchmod(handle, 0o666 & ~_umask())
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(text)
+                if durable:
+                    out.flush()
+                    os.fsync(out.fileno())
+            os.replace(temp, target)
+        except BaseException:
+            Path(temp).unlink(missing_ok=True)
+            raise
+    finally:
+        if blocked is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
+def _block_stop_signals() -> set[int | signal.Signals] | None:
+    """Block the stop signals in the main thread; the previous mask, or None elsewhere."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
 
 
 def check_target(path: str | Path, *, overwrite: bool) -> Path:

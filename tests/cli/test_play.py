@@ -70,6 +70,7 @@ def test_save_then_resign(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     middle, end = tmp_path / "middle.txt", tmp_path / "sub" / "end.txt"
+    end.parent.mkdir()
     lines = ["d1-d3", f"save {middle}", "save", "resign"]
     argv = ["murus-gallicus", "--player", "human", "--player", "random", "--save", str(end)]
     code, out, _ = play(capsys, monkeypatch, lines, *argv)
