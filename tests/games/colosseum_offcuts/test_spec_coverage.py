@@ -10,6 +10,7 @@ import pytest
 from boardlab.core.errors import PositionError
 from boardlab.core.outcome import Termination
 from boardlab.core.registry import make
+from boardlab.games.colosseum_offcuts import ColosseumState
 from tests.games.colosseum_offcuts.helpers import state
 
 GAME_ID = "colosseum-offcuts"
@@ -116,3 +117,27 @@ def test_s11_mid_turn_step_keeps_the_first_action_and_its_capture() -> None:
     position = state("2 -1,1=1f/0,1=1b/0,2=1b/1,0=1F/1,1=2b/1,2=2b/2,1=2f 1 a0,0:1,0x 3 0 30")
     position.play("f0,2")
     assert position.position_text().endswith(" 2 - 0 0 31")
+
+
+def test_s2_a_setup_position_needs_p1s_first_board_piece_on_the_origin() -> None:
+    """§2: P1's first Board Piece defines the origin 0,0 and nothing moves during setup."""
+    game = make("colosseum-offcuts", players=2)
+    assert game.state_from_text("2 0,0=1b 2 s2 0 0 1").position_text() == "2 0,0=1b 2 s2 0 0 1"
+    with pytest.raises(PositionError, match="origin 0,0"):
+        game.state_from_text("2 1,0=1b 2 s2 0 0 1")
+
+
+def test_s3_a_resigning_seat_of_three_is_eliminated_and_the_others_play_on() -> None:
+    """§3 with ERRATA's resignation: the seat's Fortifications leave; its Board Pieces stay."""
+    game = make("colosseum-offcuts", players=3)
+    current = game.new_initial_state()
+    assert isinstance(current, ColosseumState)
+    assert current.after_resignation(current.current_player) is None  # during setup: game ends
+    while current.setup:
+        current.apply_action(current.legal_actions()[0])
+    seat = current.current_player
+    after = current.after_resignation(seat)
+    assert after is not None and not after.is_terminal()
+    assert seat not in after.seats_in_game() and after.current_player != seat
+    assert len(after.seats_in_game()) == 2
+    assert after.after_resignation(after.current_player) is None  # two seats left: game ends
