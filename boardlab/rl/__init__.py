@@ -4,7 +4,9 @@
 opponent="level:easy")`` a Gymnasium environment of one seat against bots, and
 :func:`register_openspiel_games` (in :mod:`boardlab.rl.openspiel_game`, which needs
 ``open_spiel``) registers the games with OpenSpiel. Observations are documented on each game's
-page and built by :class:`~boardlab.rl.observation.ObservationEncoder`.
+page; :class:`~boardlab.rl.observation.ObservationEncoder` defines them from the render model
+and :func:`observation_encoder` gives the game's fast encoder (:mod:`boardlab.rl.fast`), which
+reads the state directly and gives the same planes.
 """
 
 try:
@@ -16,6 +18,7 @@ except ModuleNotFoundError as error:
         name=error.name,
     ) from error
 
+from boardlab.rl.fast import observation_encoder
 from boardlab.rl.gymnasium_env import BoardlabGymEnv, gymnasium_env
 from boardlab.rl.observation import ObservationEncoder
 from boardlab.rl.pettingzoo_env import BoardlabAECEnv, pettingzoo_env
@@ -25,5 +28,6 @@ __all__ = [
     "BoardlabGymEnv",
     "ObservationEncoder",
     "gymnasium_env",
+    "observation_encoder",
     "pettingzoo_env",
 ]

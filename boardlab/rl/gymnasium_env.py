@@ -25,7 +25,8 @@ from boardlab.core.options import SEED
 from boardlab.core.outcome import Termination
 from boardlab.core.registry import make
 from boardlab.core.state import State
-from boardlab.rl.observation import ObservationEncoder, Planes
+from boardlab.rl.fast import observation_encoder
+from boardlab.rl.observation import Planes
 from boardlab.rl.pettingzoo_env import RENDER_MODES
 
 Info = dict[str, Any]
@@ -56,7 +57,7 @@ class BoardlabGymEnv(gymnasium.Env[Planes, np.int64]):
         make_bot(opponent, self.game)  # refuse a bad spec now, not at the first reset
         if opponent.strip() == "human":
             raise OptionError("the opponent must be a bot, not 'human'")
-        self.encoder = ObservationEncoder(self.game)
+        self.encoder = observation_encoder(self.game)
         self.observation_space = gymnasium.spaces.Box(0.0, np.inf, self.encoder.shape, np.float32)
         self.action_space = gymnasium.spaces.Discrete(self.game.num_actions)
         self.state: State = self.game.new_initial_state()

@@ -8,6 +8,9 @@ the game's action ids use. Owners are seat-relative: plane 0 of a kind is the ob
 own pieces, plane 1 the next seat's, and so on. Numbers that belong to no cell (pools, scores,
 phase, whose turn) are broadcast as constant planes. The layout of the channels is given by
 :meth:`ObservationEncoder.channel_names`.
+
+This encoding is the reference: the per-game encoders of :mod:`boardlab.rl.fast` read the
+state directly and are tested to give the same planes, bit for bit.
 """
 
 from __future__ import annotations
@@ -93,6 +96,10 @@ class ObservationEncoder:
         return self._names
 
     def encode(self, state: State, seat: int) -> Planes:
+        """The observation of ``state`` for ``seat`` (fast encoders override this)."""
+        return self.reference(state, seat)
+
+    def reference(self, state: State, seat: int) -> Planes:
         """The observation of ``state`` for ``seat``, from the render model of its view."""
         model = state.render_model(view=seat)
         out = np.zeros(self.shape, dtype=np.float32)
@@ -128,6 +135,10 @@ class ObservationEncoder:
         scalars[flags + 3 + seat] = 1.0
         out[base:] = np.asarray(scalars, dtype=np.float32)[:, None, None]
         return out
+
+    def grid_place(self, cell_id: str) -> int:
+        """Flat grid index (``row * columns + column``) of a cell of a fixed board."""
+        return self._index[cell_id]
 
     def _places(self, model: RenderModel) -> dict[str, int]:
         """Flat grid index of every cell id of this picture."""

@@ -28,6 +28,7 @@ from boardlab.core.game import Game
 from boardlab.core.options import SEED
 from boardlab.core.registry import game_class, game_ids, make
 from boardlab.core.state import State
+from boardlab.rl.fast import observation_encoder
 from boardlab.rl.observation import ObservationEncoder
 
 PREFIX = "boardlab_"
@@ -121,7 +122,7 @@ class BoardlabSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no t
         )
         kind = _game_type(game, (cls.min_players, cls.max_players), _parameters(game_id))
         super().__init__(kind, info, options)
-        self.encoder = ObservationEncoder(game)
+        self.encoder = observation_encoder(game)
 
     def new_initial_state(self) -> BoardlabSpielState:
         """The state before the first decision."""

@@ -26,7 +26,7 @@ from boardlab.core.options import SEED
 from boardlab.core.outcome import Termination
 from boardlab.core.registry import make
 from boardlab.core.state import State
-from boardlab.rl.observation import ObservationEncoder
+from boardlab.rl.fast import observation_encoder
 
 Observation = dict[str, npt.NDArray[Any]]
 RENDER_MODES = ("ansi", "svg")
@@ -49,7 +49,7 @@ class BoardlabAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type 
         self._options = dict(options)
         self.game: Game = make(game_id, **options)
         self.metadata = {**self.metadata, "name": f"boardlab_{game_id.replace('-', '_')}_v0"}
-        self.encoder = ObservationEncoder(self.game)
+        self.encoder = observation_encoder(self.game)
         players = self.game.num_players
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}

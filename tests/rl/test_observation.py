@@ -3,25 +3,33 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pytest
 
+from boardlab.core.game import Game
 from boardlab.core.registry import make
 from boardlab.core.state import State
+from boardlab.rl import observation_encoder
 from boardlab.rl.observation import ObservationEncoder
 from boardlab.rl.vocabulary import VOCABULARIES
 from tests.rl.cases import CASES, IDS, SMALL_ARMY
 
+ENCODERS: list[Callable[[Game], ObservationEncoder]] = [ObservationEncoder, observation_encoder]
+"""The reference encoder (render model) and each game's fast encoder."""
+ENCODER_IDS = ["reference", "fast"]
 
+
+@pytest.mark.parametrize("encoding", ENCODERS, ids=ENCODER_IDS)
 @pytest.mark.parametrize(("game", "options"), CASES, ids=IDS)
 def test_random_games_encode_for_every_seat_in_the_declared_shape(
-    game: str, options: dict[str, Any]
+    game: str, options: dict[str, Any], encoding: Callable[[Game], ObservationEncoder]
 ) -> None:
     made = make(game, **({"seed": 2} if game in ("anacund", "cyvasse") else {}), **options)
-    encoder = ObservationEncoder(made)
+    encoder = encoding(made)
     assert len(encoder.channel_names()) == encoder.shape[0]
     rng = random.Random(0)
     state = made.new_initial_state()
@@ -37,9 +45,10 @@ def test_random_games_encode_for_every_seat_in_the_declared_shape(
         state.apply_action(rng.choice(state.legal_actions()))
 
 
-def test_owners_are_seat_relative() -> None:
+@pytest.mark.parametrize("encoding", ENCODERS, ids=ENCODER_IDS)
+def test_owners_are_seat_relative(encoding: Callable[[Game], ObservationEncoder]) -> None:
     """Murus Gallicus: each seat sees its own 16 stones (eight towers) in channel ``seat+0``."""
-    encoder = ObservationEncoder(make("murus-gallicus"))
+    encoder = encoding(make("murus-gallicus"))
     state = make("murus-gallicus").new_initial_state()
     names = encoder.channel_names()
     own, other = names.index("piece stone seat+0"), names.index("piece stone seat+1")
@@ -49,10 +58,13 @@ def test_owners_are_seat_relative() -> None:
     assert not (romans[own] == gauls[own]).all()
 
 
-def test_colosseum_window_places_cells_at_their_action_indices() -> None:
+@pytest.mark.parametrize("encoding", ENCODERS, ids=ENCODER_IDS)
+def test_colosseum_window_places_cells_at_their_action_indices(
+    encoding: Callable[[Game], ObservationEncoder],
+) -> None:
     """A placement's action id is its window index: the placed counter shows there."""
     game = make("colosseum-offcuts", players=3)
-    encoder = ObservationEncoder(game)
+    encoder = encoding(game)
     state = game.new_initial_state()
     (action,) = state.legal_actions()  # the first placement goes on 0,0
     state.apply_action(action)
@@ -63,10 +75,13 @@ def test_colosseum_window_places_cells_at_their_action_indices() -> None:
     assert action == 1 * size + 1
 
 
-def test_colosseum_window_matches_the_action_ids_through_a_game() -> None:
+@pytest.mark.parametrize("encoding", ENCODERS, ids=ENCODER_IDS)
+def test_colosseum_window_matches_the_action_ids_through_a_game(
+    encoding: Callable[[Game], ObservationEncoder],
+) -> None:
     """Flips, attacks and Mobile moves start on an occupied cell: their window index has height."""
     game = make("colosseum-offcuts", players=3)
-    encoder = ObservationEncoder(game)
+    encoder = encoding(game)
     cells = encoder.rows * encoder.columns
     height_channel = encoder.channel_names().index("height")
     rng = random.Random(5)
@@ -111,9 +126,12 @@ def _deployment_pair(observer: int, seed: int) -> list[tuple[State, State]]:
     return list(zip(runs[0], runs[1], strict=True))
 
 
+@pytest.mark.parametrize("encoding", ENCODERS, ids=ENCODER_IDS)
 @pytest.mark.parametrize("observer", [0, 1])
-def test_cyvasse_observations_never_show_the_other_seats_hidden_deployment(observer: int) -> None:
-    encoder = ObservationEncoder(make("cyvasse", army=SMALL_ARMY, seed=7))
+def test_cyvasse_observations_never_show_the_other_seats_hidden_deployment(
+    observer: int, encoding: Callable[[Game], ObservationEncoder]
+) -> None:
+    encoder = encoding(make("cyvasse", army=SMALL_ARMY, seed=7))
     differing = 0
     for first, second in _deployment_pair(observer, seed=observer):
         if first.render_model().phase != "deployment":

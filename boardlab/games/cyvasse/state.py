@@ -236,6 +236,11 @@ class CyvasseState(State):
                     view.veiled = zone
         return view
 
+    def view_hidden_zones(self, player: int) -> tuple[int, ...]:
+        """The ``hidden_zones`` of ``view_state(player)``, found without copying the state."""
+        hidden = self.hidden_zones
+        return (*hidden, *(zone for zone in self._secret_zones(player) if zone not in hidden))
+
     def _secret_zones(self, player: int) -> tuple[int, ...]:
         """The sides whose zone ``player`` may not see now (every side's for a spectator)."""
         if not (self.deploying and self.game.hidden_setup):
