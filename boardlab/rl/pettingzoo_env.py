@@ -66,6 +66,7 @@ class BoardlabAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type 
         self._seeds = np.random.default_rng()
         self.state_: State = self.game.new_initial_state()
         self._legal: list[int] = []
+        self._legal_mask: npt.NDArray[np.int8] | None = None
         self._cache: dict[str, Observation] = {}
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
@@ -100,25 +101,28 @@ class BoardlabAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type 
             return
         if action is None:
             raise ValueError(f"{agent} is on turn and must play an action id, not None")
+        # Rewards are all 0 while the game goes on (they come only at its end, after which
+        # every step is a dead step), so only the acting agent's running total is reset.
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
         action = int(action)
-        if action not in self._legal:
-            self.rewards[agent] = -1.0
-            self.terminations = dict.fromkeys(self.agents, True)
-            for other in self.agents:
-                self.infos[other] = {"illegal_action": agent}
-            self._legal = []
-            self._cache.clear()
-        else:
+        if 0 <= action < self.game.num_actions and self._mask()[action]:
             self.state_.apply_action(action)
             self._after_move()
+            return
+        self.rewards[agent] = -1.0
+        for other in self.agents:
+            self.terminations[other] = True
+            self.infos[other] = {"illegal_action": agent}
+        self._legal = []
+        self._legal_mask = self._empty_mask()
+        self._cache.clear()
         self._accumulate_rewards()
 
     def _after_move(self) -> None:
         """Find the agent on turn, and at the end hand out returns and done flags."""
         state = self.state_
         self._cache.clear()
+        self._legal_mask = None
         self._legal = state.legal_actions()
         outcome = state.outcome
         if outcome is None:
@@ -131,17 +135,28 @@ class BoardlabAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type 
             done[agent] = True
         if not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
             self.agent_selection = self.agents[0]
+        self._accumulate_rewards()
+
+    def _empty_mask(self) -> npt.NDArray[np.int8]:
+        """An all-zeros legal mask."""
+        return np.zeros(self.game.num_actions, dtype=np.int8)
+
+    def _mask(self) -> npt.NDArray[np.int8]:
+        """The legal mask of the agent on turn, made once per position."""
+        mask = self._legal_mask
+        if mask is None:
+            mask = self._legal_mask = self._empty_mask()
+            mask[self._legal] = 1
+        return mask
 
     def observe(self, agent: str) -> Observation:
         """``agent``'s planes and, if it is on turn, its legal mask (else all zeros)."""
         found = self._cache.get(agent)
         if found is None:
-            seat = self._seat[agent]
-            mask = np.zeros(self.game.num_actions, dtype=np.int8)
-            if agent == self.agent_selection and self._legal:
-                mask[self._legal] = 1
-            found = {"observation": self.encoder.encode(self.state_, seat), "action_mask": mask}
-            self._cache[agent] = found
+            on_turn = agent == self.agent_selection and self._legal
+            mask = self._mask() if on_turn else self._empty_mask()
+            planes = self.encoder.encode(self.state_, self._seat[agent])
+            found = self._cache[agent] = {"observation": planes, "action_mask": mask}
         return found
 
     def legal_actions(self) -> list[int]:
