@@ -41,7 +41,12 @@ class AnacundEncoder(FastEncoder):
                 bonus - self._height - 1,
             ] = 1.0
             self._tables.append(np.ascontiguousarray(np.hstack([table, kinds]).T))
-        self._values: dict[Layout, Planes] = {}
+        self._layout: Layout | None = None
+        self._values = np.zeros(self.cells, dtype=np.float32)
+        # Groups, captured pieces and scores are broadcast channels in one run: they are
+        # gathered in a list and written at once.
+        self._first = self.channel("pool groups seat+0 piece")
+        self._block = self.channel(f"score seat+{self.players - 1}") + 1 - self._first
         seats = range(self.players)
         self._groups = [
             [
@@ -49,6 +54,7 @@ class AnacundEncoder(FastEncoder):
                     size: self.channel(
                         f"pool groups seat+{self.relative(owner, seat)} group#{size}"
                     )
+                    - self._first
                     for size in range(1, 7)
                 }
                 for owner in seats
@@ -57,24 +63,27 @@ class AnacundEncoder(FastEncoder):
         ]
         self._captured = [
             [
-                self.channel(f"pool captured seat+{self.relative(owner, seat)} piece")
+                self.channel(f"pool captured seat+{self.relative(owner, seat)} piece") - self._first
                 for owner in seats
             ]
             for seat in seats
         ]
         self._score_channels = [
-            [self.channel(f"score seat+{self.relative(owner, seat)}") for owner in seats]
+            [
+                self.channel(f"score seat+{self.relative(owner, seat)}") - self._first
+                for owner in seats
+            ]
             for seat in seats
         ]
 
     def _value_plane(self, layout: Layout) -> Planes:
-        """The ``cell value`` plane of a layout, and its bonus square, made once per layout."""
-        plane = self._values.get(layout)
-        if plane is None:
-            plane = np.zeros(self.cells, dtype=np.float32)
-            plane[self._square_places] = layout.value_of
-            self._values[layout] = plane
-        return plane
+        """The ``cell value`` plane of a layout, kept for the layout of the last call (an
+        environment draws a new layout at each reset)."""
+        if layout is not self._layout:
+            self._values = np.zeros(self.cells, dtype=np.float32)
+            self._values[self._square_places] = layout.value_of
+            self._layout = layout
+        return self._values
 
     def encode(self, state: State, seat: int) -> Planes:
         """The planes of ``state`` for ``seat`` (equal to :meth:`reference`)."""
@@ -86,15 +95,16 @@ class AnacundEncoder(FastEncoder):
         codes[layout.bonus - 1] += _CODES
         flat[self._square_channels, self._square_places] = self._tables[seat][:, codes]
         flat[self._value] = self._value_plane(layout)
+        block = [0] * self._block
         for owner, code in enumerate(BLOCKED):
-            captured = squares.count(code)
-            if captured:
-                out[self._captured[seat][owner]] = captured
+            block[self._captured[seat][owner]] = squares.count(code)
         for owner, sizes in enumerate(state.groups):
             channels = self._groups[seat][owner]
             for size in sizes:
                 if size:
-                    out[channels[size]] += 1.0
+                    block[channels[size]] += 1
         for channel, score in zip(self._score_channels[seat], state.scores(), strict=True):
-            out[channel] = score
+            block[channel] = score
+        first = self._first
+        out[first : first + self._block] = np.array(block, dtype=np.float32)[:, None, None]
         return out

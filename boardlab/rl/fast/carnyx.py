@@ -21,8 +21,8 @@ class CarnyxEncoder(FastEncoder):
     def __init__(self, game: Carnyx) -> None:
         super().__init__(game)
         self._codes: dict[str, int] = {}
-        self._stacks: list[str] = []
-        self._tables: list[Planes] = []
+        self._tables = [np.zeros((self._height, 0), dtype=np.float32) for _ in range(2)]
+        """Per seat, the stack channels (rows) of each stack code (columns)."""
         self._code("")
         self._stack_channels = slice(1, self._height + 1)
         self._pools = [
@@ -43,13 +43,16 @@ class CarnyxEncoder(FastEncoder):
                 flat[home, [self.grid_place(NAMES[square]) for square in HOME[owner]]] = 1.0
 
     def _code(self, stack: str) -> int:
-        """The code of a stack string, coding it (and extending the tables) when new."""
+        """The code of a stack string, coding it (a new column of the tables) when new."""
         code = self._codes.get(stack)
         if code is None:
-            code = self._codes[stack] = len(self._stacks)
-            self._stacks.append(stack)
-            entries = [[(COLOURS.index(letter), "disc", 1) for letter in s] for s in self._stacks]
-            self._tables = [np.ascontiguousarray(t.T) for t in self.stack_table(entries)]
+            code = self._codes[stack] = len(self._codes)
+            entries = [(COLOURS.index(letter), "disc", 1) for letter in stack]
+            columns = self.stack_table([entries])
+            self._tables = [
+                np.hstack([table, column.T])
+                for table, column in zip(self._tables, columns, strict=True)
+            ]
         return code
 
     def encode(self, state: State, seat: int) -> Planes:
