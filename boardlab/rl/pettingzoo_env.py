@@ -105,7 +105,7 @@ class BoardlabAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type 
         # every step is a dead step), so only the acting agent's running total is reset.
         self._cumulative_rewards[agent] = 0.0
         action = int(action)
-        if 0 <= action < self.game.num_actions and self._mask()[action]:
+        if self._is_legal(action):
             self.state_.apply_action(action)
             self._after_move()
             return
@@ -136,6 +136,14 @@ class BoardlabAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type 
         if not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
             self.agent_selection = self.agents[0]
         self._accumulate_rewards()
+
+    def _is_legal(self, action: int) -> bool:
+        """Whether ``action`` is legal now: from the mask once an observation has made it,
+        else from the list (cheaper than making a mask for one look-up)."""
+        mask = self._legal_mask
+        if mask is None:
+            return action in self._legal
+        return 0 <= action < len(mask) and bool(mask[action])
 
     def _empty_mask(self) -> npt.NDArray[np.int8]:
         """An all-zeros legal mask."""
