@@ -19,6 +19,7 @@ from boardlab.core.errors import (
     PositionError,
 )
 from boardlab.core.registry import make
+from boardlab.core.render_model import SPECTATOR
 from boardlab.games.cyvasse import CyvasseState
 from boardlab.games.cyvasse.presets import (
     PRESETS,
@@ -135,6 +136,24 @@ def test_s11_views_hide_the_other_deployment_until_both_are_done() -> None:
         game().state_from_text(view.position_text())
     shown = game(hidden_setup=False).state_from_text(state.position_text())
     assert shown.view_text(1) == shown.position_text()
+
+
+@pytest.mark.parametrize("hidden_setup", [True, False])
+def test_s11_view_hidden_zones_names_the_zones_each_view_hides(hidden_setup: bool) -> None:
+    """The read-only accessor (used by the RL encoder) agrees with ``view_state``, also on a
+    view state, for both seats and a spectator."""
+    rng = random.Random(3)
+    state = game(army="K1H1R2M1", hidden_setup=hidden_setup).new_initial_state()
+    hid = 0
+    while state.deploying:
+        for seen in (state, state.view_state(1 - state.side)):
+            for player in (0, 1, SPECTATOR):
+                zones = seen.view_hidden_zones(player)
+                assert zones == seen.view_state(player).hidden_zones
+                hid += len(zones)
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert (hid > 0) == hidden_setup
+    assert state.view_hidden_zones(0) == state.view_hidden_zones(1) == ()
 
 
 def test_s11_a_search_from_a_view_assumes_a_mirrored_army() -> None:
