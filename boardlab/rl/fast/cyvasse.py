@@ -42,6 +42,8 @@ class CyvasseEncoder(FastEncoder):
         ]
         self._stack_channels = slice(1, self._height + 1)
         self._zones = [np.array(zone) for zone in ZONES]
+        self._zone_places = [self._hexes[zone] for zone in self._zones]
+        self._counts: dict[tuple[int, ...], Planes] = {}
         seats = range(2)
         self._zone_kinds = [
             [
@@ -58,6 +60,13 @@ class CyvasseEncoder(FastEncoder):
             for seat in seats
         ]
         self._left: dict[tuple[int, ...], Planes] = {}
+
+    def _unit_counts(self, counts: tuple[int, ...]) -> Planes:
+        """The army's count of each unit kind, as an array made once per army."""
+        found = self._counts.get(counts)
+        if found is None:
+            found = self._counts[counts] = np.asarray(counts[:_UNITS], dtype=np.float32)
+        return found
 
     def _items_left(self, order: tuple[int, ...]) -> Planes:
         """Per number of items placed, the count of each item still to deploy."""
@@ -76,17 +85,19 @@ class CyvasseEncoder(FastEncoder):
         deploying = state.deploying
         phase = "over" if state.is_terminal() else "deployment" if deploying else "play"
         out, flat = self.start(state, seat, phase)
-        codes = np.frombuffer(state.board, np.uint8).astype(np.intp)
+        codes = np.frombuffer(state.board, np.uint8)
         hidden = state.view_hidden_zones(seat) if deploying else ()
-        for zone in hidden:
-            codes[self._zones[zone]] = 0
+        if hidden:
+            codes = codes.copy()  # the view's board: the state's own must not change
+            for zone in hidden:
+                codes[self._zones[zone]] = 0
         flat[self._stack_channels, self._hexes] = self._tables[seat][:, codes]
         pools = self._pool_first[seat]
         if deploying:
             kinds = self._zone_kinds[seat]
-            for zone, places in enumerate(self._zones):
+            for zone, places in enumerate(self._zone_places):
                 kind = "hidden" if zone in hidden else "zone"
-                flat[kinds[zone][kind], self._hexes[places]] = 1.0
+                flat[kinds[zone][kind], places] = 1.0
             left = self._items_left(state.game.order)
             side_to_move = state.side
             for side in range(2):
@@ -101,7 +112,7 @@ class CyvasseEncoder(FastEncoder):
                 out[first : first + len(_ITEM_KEYS)] = left[placed][:, None, None]
             return out
         standing = np.bincount(codes, minlength=_CELL_CODES)
-        counts = np.asarray(state.game.counts[:_UNITS], dtype=np.float32)
+        counts = self._unit_counts(state.game.counts)
         for side in range(2):
             lost = counts - standing[SIDE_BASE[side] : SIDE_BASE[side] + _UNITS]
             first = pools[side]
