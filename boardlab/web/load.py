@@ -64,20 +64,21 @@ class Connection:
 
     A general client (httpx) spent some 1.5 ms of CPU per request here, more than the server
     spent answering it, on two cores the load script shares with the server. The server answers
-    every request of the API with a ``Content-Length``, which is all this reads.
+    every request of the API with a ``Content-Length``, which is all this reads. A connection
+    the server has closed while it was idle (uvicorn's keep-alive timeout is 5 s, and a seat
+    may think longer between two turns) is opened again before the next request.
     """
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader = reader
-        self.writer = writer
-
-    @classmethod
-    async def open(cls, port: int) -> Connection:
-        """A connection to the server on 127.0.0.1:``port``."""
-        return cls(*await asyncio.open_connection(HOST, port))
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
 
     async def post(self, path: str, body: dict[str, Any], token: str = "") -> tuple[int, bytes]:
         """POST ``body`` as JSON; the status and the body of the answer."""
+        if self.reader is None or self.writer is None or self.reader.at_eof():
+            self.close()
+            self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
         data = json.dumps(body).encode()
         auth = f"Authorization: Bearer {token}\r\n" if token else ""
         self.writer.write(
@@ -95,8 +96,10 @@ class Connection:
         return int(lines[0].split()[1]), await self.reader.readexactly(length)
 
     def close(self) -> None:
-        """Close the connection."""
-        self.writer.close()
+        """Close the connection, if it is open."""
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
 
 
 def light_view(message: str) -> dict[str, Any]:
@@ -160,7 +163,7 @@ async def play_matches(port: int, stop: float, tally: Tally, think: float) -> No
     seat's has been read.
     """
     while time.perf_counter() < stop:
-        http = [await Connection.open(port), await Connection.open(port)]
+        http = [Connection(port), Connection(port)]
         sockets: list[ClientConnection] = []
         try:
             answer = json.loads((await http[0].post("/api/matches", MATCH))[1])
