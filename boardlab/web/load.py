@@ -66,7 +66,9 @@ class Connection:
     spent answering it, on two cores the load script shares with the server. The server answers
     every request of the API with a ``Content-Length``, which is all this reads. A connection
     the server has closed while it was idle (uvicorn's keep-alive timeout is 5 s, and a seat
-    may think longer between two turns) is opened again before the next request.
+    may think longer between two turns) is opened again; a request the server closed it on is
+    sent once more on a new one (a turn names its ply, so a second copy of a turn that was
+    played is refused, never played twice).
     """
 
     def __init__(self, port: int) -> None:
@@ -76,6 +78,17 @@ class Connection:
 
     async def post(self, path: str, body: dict[str, Any], token: str = "") -> tuple[int, bytes]:
         """POST ``body`` as JSON; the status and the body of the answer."""
+        reused = self.reader is not None and not self.reader.at_eof()
+        try:
+            return await self._post(path, body, token)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            if not reused:
+                raise
+            self.close()
+            return await self._post(path, body, token)
+
+    async def _post(self, path: str, body: dict[str, Any], token: str) -> tuple[int, bytes]:
+        """One request and its answer, on the open connection or a new one."""
         if self.reader is None or self.writer is None or self.reader.at_eof():
             self.close()
             self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
