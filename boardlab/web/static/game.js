@@ -173,7 +173,8 @@ class GamePage {
     watch.hidden = holds || !v.rematch;
     if (v.rematch) watch.href = `/match/${encodeURIComponent(v.rematch)}`;
     $("notation").hidden = this.mySeat() === null;
-    const example = (v.legal ?? []).find((d) => d.text)?.text;
+    // Inside a compound turn a typed decision is the next step, so the example is one.
+    const example = this.legalNow().find((d) => d.text)?.text;
     $("notation-input").placeholder = example ? `e.g. ${example}` : "";
   }
 
