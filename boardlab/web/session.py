@@ -142,7 +142,7 @@ class MatchSession:
         else:
             self.rematch = event.text
         self.events.append(event)
-        # Cached models and views are keyed by the event count: older ones are never used again.
+        # Cached drawings and views are keyed by the event count: older ones are never used again.
         self._drawings.clear()
         self._views.clear()
         self._shared.clear()
@@ -301,6 +301,7 @@ class MatchSession:
         return cached
 
     def _shared_fields(self, view: int) -> dict[str, Any]:
+        """The fields of the view object that every client with view ``view`` gets."""
         state = self.state
         model, svg = self.drawing(self.ply, view)
         hiding = self.hides(state, view)
