@@ -8,11 +8,12 @@ model and arguments give the same bytes.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
-from boardlab.core.render_model import RenderModel
+from boardlab.core.render_model import Cell, Label, Piece, RenderModel
 from boardlab.render.cells import cell_svg, frame_svg
 from boardlab.render.geometry import Frame, hex_pointy, inner_radius, num, polygon, tone
 from boardlab.render.palette import ARROW, INK, MUTED, PAGE, seat_colour
@@ -30,6 +31,13 @@ svg.boardlab-board .stack, svg.boardlab-board .arrows { pointer-events: none; }
 svg.boardlab-board .coord, svg.boardlab-board .info { pointer-events: none; }
 svg.boardlab-board .cell, svg.boardlab-board .piece[data-id] { cursor: pointer; }
 """
+
+CELLS_KEPT = 8192
+"""How many drawn cells ``_CELLS`` keeps: a game's boards have tens to a hundred cells,
+each in a few dozen looks (its stacks, last-turn and highlight marks, flipped or not)."""
+
+LABELS_KEPT = 64
+"""How many sets of coordinate labels ``_coordinates`` keeps (one or two per board and flip)."""
 
 STATUS_SIZE = 0.34
 LINE_SIZE = 0.27
@@ -85,7 +93,7 @@ def render_svg(
         f'fill="{PAGE}"/>',
     ]
     parts += _board(model, frame, marked, last)
-    parts += _coordinates(model, frame)
+    parts.append(_coordinates(model.labels, frame))
     for pool in model.pools:
         parts += pool_svg(model, pool, frame, marked, last)
     parts += _arrows(arrow_list, centres)
@@ -119,34 +127,96 @@ def _board(model: RenderModel, frame: Frame, marked: set[str], last: set[str]) -
     if not model.cells:
         return []
     pointy = hex_pointy(model.cells)
-    drawn = [(cell, *frame.point(cell.x, cell.y)) for cell in model.cells]
-    parts = ['<g class="rim">']
-    parts += [frame_svg(cell, x, y, pointy) for cell, x, y in drawn]
-    parts += ["</g>", '<g class="cells">']
     origin = model.cells[0]
-    for cell, x, y in drawn:
+    palette = (model.players, model.seat_colours)
+    drawn = []
+    for cell in model.cells:
+        x, y = frame.point(cell.x, cell.y)
         classes = (" last" if cell.id in last else "") + (" hl" if cell.id in marked else "")
-        parts += cell_svg(model, cell, x, y, pointy, tone(cell, origin, pointy), classes)
+        shade = tone(cell, origin, pointy)
+        key = (
+            cell.id,
+            cell.shape,
+            cell.size,
+            cell.kind,
+            cell.owner,
+            cell.label,
+            tuple(astuple(piece) for piece in cell.stack),
+            x,
+            y,
+            pointy,
+            shade,
+            classes,
+            palette,
+        )
+        lines = _CELLS.get(key)
+        if lines is None:
+            if len(_CELLS) >= CELLS_KEPT:
+                _CELLS.clear()
+            lines = _CELLS[key] = _drawn_cell(model, cell, x, y, pointy, shade, classes)
+        drawn.append(lines)
+    parts = ['<g class="rim">']
+    parts += [rim for rim, _, _ in drawn]
+    parts += ["</g>", '<g class="cells">']
+    parts += [body for _, body, _ in drawn]
     parts += ["</g>", '<g class="stacks">']
-    for cell, x, y in drawn:
-        if cell.stack:
-            parts.append(f'<g class="stack" data-cell={quoteattr(cell.id)}>')
-            parts += stack_svg(model, cell.stack, x, y, inner_radius(cell))
-            parts.append("</g>")
+    parts += [stack for _, _, stack in drawn if stack]
     parts.append("</g>")
     return parts
 
 
-def _coordinates(model: RenderModel, frame: Frame) -> list[str]:
+def astuple(piece: Piece) -> tuple[object, ...]:
+    """Every field of ``piece``, as plain values."""
+    return (
+        piece.owner,
+        piece.kind,
+        piece.label,
+        piece.face,
+        piece.count,
+        piece.hidden,
+        piece.id,
+        piece.shape,
+    )
+
+
+_CELLS: dict[tuple[object, ...], tuple[str, str, str]] = {}
+"""Drawn cells by everything their drawing depends on: the cell's fields, where it is drawn,
+its tone and marks, and the seats' names and colours (the only parts of the model a cell's
+drawing reads). Most cells of a new position look as in the previous one, so a game's few
+thousand distinct cells are drawn once. The keys are plain values, not the model's objects:
+kept objects would be scanned by every full garbage collection of a server's event loop."""
+
+
+def _drawn_cell(
+    model: RenderModel, cell: Cell, x: float, y: float, pointy: bool, tone: int, classes: str
+) -> tuple[str, str, str]:
+    """One cell drawn at (x, y): its share of the rim, its group, and its stack's group ("" if
+    it has none), each as lines of SVG."""
+    body = "\n".join(cell_svg(model, cell, x, y, pointy, tone, classes))
+    stack = ""
+    if cell.stack:
+        stack = "\n".join(
+            [
+                f'<g class="stack" data-cell={quoteattr(cell.id)}>',
+                *stack_svg(model, cell.stack, x, y, inner_radius(cell)),
+                "</g>",
+            ]
+        )
+    return frame_svg(cell, x, y, pointy), body, stack
+
+
+@functools.lru_cache(maxsize=LABELS_KEPT)
+def _coordinates(labels: tuple[Label, ...], frame: Frame) -> str:
+    """The coordinate labels as lines of SVG (the same for every position of a board)."""
     parts = ['<g class="coord">']
-    for label in model.labels:
+    for label in labels:
         x, y = frame.point(label.x, label.y)
         parts.append(
             f'<text x="{num(x)}" y="{num(y)}" dy="0.35em" font-size="{num(0.3)}" '
             f'fill="{MUTED}">{escape(label.text)}</text>'
         )
     parts.append("</g>")
-    return parts
+    return "\n".join(parts)
 
 
 def _arrows(

@@ -3,18 +3,19 @@
 ``python -m boardlab.web.load [--games 100] [--seconds 20]`` starts a server on 127.0.0.1 with
 a temporary store, then plays Murus Gallicus hot-seat matches through the JSON API, one
 websocket client per seat. Each client plays a random legal move whenever its websocket view
-says it is to move (so matches reach different positions, as real ones do: with the first
-legal move every match repeated the first one, and the server's picture cache answered for
-them); the latency of a decision is the time from sending its POST to the other seat's
-websocket receiving the view that contains it. A finished match is replaced by a new
-one. Three phases: one match played as fast as the server answers (decisions/s on one game);
+says it is to move (so matches reach different positions, as real ones do); the latency of a
+decision is the time from sending its POST to the other seat's websocket receiving the view
+that contains it. A finished match is replaced by a new one. Three phases: one match played
+as fast as the server answers (decisions/s on one game);
 ``--games`` matches played as fast as it answers (decisions/s across them: the server is
 saturated, so latency there is mostly queueing); ``--games`` matches whose players think
 ``--think`` seconds (0.5x to 1.5x, at random) before each decision (the update latency of a
-busy but not saturated server). Needs the ``dev`` extra (httpx). Talks to 127.0.0.1 only,
-and stops after ``--seconds`` per phase. Each line also gives the server's CPU time per
-decision (all its work, match creation and websocket handshakes included), which does not
-depend on how busy the machine is.
+busy but not saturated server). Needs the ``web`` extra. Talks to 127.0.0.1 only, and stops
+after ``--seconds`` per phase. Each line also gives the server's CPU time per decision (all its
+work, match creation and websocket handshakes included), which does not depend on how busy the
+machine is, and the load script's own (it shares the machine with the server, so it is kept
+light: one process, one asyncio loop, a plain HTTP/1.1 client, views decoded without their
+pictures).
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ import json
 import os
 import random
 import socket
-import ssl
 import statistics
 import subprocess
 import sys
@@ -36,11 +36,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 HOST = "127.0.0.1"
 MATCH = {"game": "murus-gallicus", "seats": [{"kind": "human"}, {"kind": "invite"}]}
+SVG_START = '"svg":"<svg '
+SVG_END = '</svg>\\n"'
+"""Where the picture of a view starts and ends in the JSON text (the renderer ends every
+SVG with a newline)."""
 
 
 @dataclass
@@ -56,8 +59,75 @@ class Tally:
         self.errors[kind] = self.errors.get(kind, 0) + 1
 
 
+class Connection:
+    """One keep-alive HTTP/1.1 connection to the server, for JSON requests.
+
+    A general client (httpx) spent some 1.5 ms of CPU per request here, more than the server
+    spent answering it, on two cores the load script shares with the server. The server answers
+    every request of the API with a ``Content-Length``, which is all this reads. A connection
+    the server has closed while it was idle (uvicorn's keep-alive timeout is 5 s, and a seat
+    may think longer between two turns) is opened again; a request the server closed it on is
+    sent once more on a new one (a turn names its ply, so a second copy of a turn that was
+    played is refused, never played twice).
+    """
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def post(self, path: str, body: dict[str, Any], token: str = "") -> tuple[int, bytes]:
+        """POST ``body`` as JSON; the status and the body of the answer."""
+        reused = self.reader is not None and not self.reader.at_eof()
+        try:
+            return await self._post(path, body, token)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            if not reused:
+                raise
+            self.close()
+            return await self._post(path, body, token)
+
+    async def _post(self, path: str, body: dict[str, Any], token: str) -> tuple[int, bytes]:
+        """One request and its answer, on the open connection or a new one."""
+        if self.reader is None or self.writer is None or self.reader.at_eof():
+            self.close()
+            self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
+        data = json.dumps(body).encode()
+        auth = f"Authorization: Bearer {token}\r\n" if token else ""
+        self.writer.write(
+            f"POST {path} HTTP/1.1\r\nHost: {HOST}\r\nContent-Type: application/json\r\n"
+            f"{auth}Content-Length: {len(data)}\r\n\r\n".encode()
+            + data
+        )
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        length = 0
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            if name.strip().lower() == "content-length":
+                length = int(value)
+        return int(lines[0].split()[1]), await self.reader.readexactly(length)
+
+    def close(self) -> None:
+        """Close the connection, if it is open."""
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
+def light_view(message: str) -> dict[str, Any]:
+    """A websocket message decoded without the picture of its view, which the load script
+    never reads: decoding the SVG (some 50 kB of escaped text) was most of the decoding."""
+    start = message.find(SVG_START)
+    end = message.find(SVG_END, start)
+    if start >= 0 and end >= 0:
+        message = f'{message[:start]}"svg":""{message[end + len(SVG_END) :]}'
+    decoded: dict[str, Any] = json.loads(message)
+    return decoded
+
+
 async def play_seat(
-    http: httpx.AsyncClient,
+    http: Connection,
     socket_: ClientConnection,
     match: str,
     seat: int,
@@ -70,7 +140,9 @@ async def play_seat(
     """One seat's client: play whenever the view says so; time the other seat's decisions."""
     while time.perf_counter() < stop:
         try:
-            message = json.loads(await asyncio.wait_for(socket_.recv(), stop - time.perf_counter()))
+            message = light_view(
+                str(await asyncio.wait_for(socket_.recv(), stop - time.perf_counter()))
+            )
         except TimeoutError:
             return
         if message.get("type") != "view":
@@ -87,58 +159,51 @@ async def play_seat(
             sent[ply + 1] = time.perf_counter()
             body = {"seat": seat, "ply": ply, "turn": random.choice(view["legal"])["text"]}
             try:
-                answer = await http.post(
-                    f"/api/matches/{match}/turn",
-                    json=body,
-                    headers={"Authorization": f"Bearer {token}"},
-                )
-            except httpx.HTTPError as error:
+                status, answer = await http.post(f"/api/matches/{match}/turn", body, token)
+            except (OSError, asyncio.IncompleteReadError) as error:
                 tally.error(type(error).__name__)
                 return
-            if answer.status_code == 200:
+            if status == 200:
                 tally.decisions += 1
             else:
-                tally.error(f"{answer.status_code}: {answer.json().get('error')}")
+                tally.error(f"{status}: {json.loads(answer).get('error')}")
 
 
-async def play_matches(
-    base: str, tls: ssl.SSLContext, stop: float, tally: Tally, think: float
-) -> None:
+async def play_matches(port: int, stop: float, tally: Tally, think: float) -> None:
     """Create matches one after another and play each to its end, until ``stop``.
 
-    Each match gets its own HTTP client (two keep-alive connections): httpx's pool scans every
-    connection it holds on each request, so one client shared by 100 matches spent more of the
-    load script's CPU than the server spent answering, and its queueing showed up as latency.
+    Each seat has its own connection: a seat may post its turn before the answer to the other
+    seat's has been read.
     """
-    ws_base = base.replace("http://", "ws://")
-    async with httpx.AsyncClient(base_url=base, timeout=30, verify=tls) as http:
-        while time.perf_counter() < stop:
-            answer = (await http.post("/api/matches", json=MATCH)).json()
+    while time.perf_counter() < stop:
+        http = [Connection(port), Connection(port)]
+        sockets: list[ClientConnection] = []
+        try:
+            answer = json.loads((await http[0].post("/api/matches", MATCH))[1])
             match, tokens = answer["id"], [seat["token"] for seat in answer["seats"]]
             sent: dict[int, float] = {}
-            sockets = [await connect(f"{ws_base}/ws/matches/{match}") for _ in tokens]
-            try:
-                for sock, token in zip(sockets, tokens, strict=True):
-                    await sock.send(json.dumps({"tokens": [token]}))
-                await asyncio.gather(
-                    *(
-                        play_seat(http, sock, match, seat, token, sent, tally, stop, think)
-                        for seat, (sock, token) in enumerate(zip(sockets, tokens, strict=True))
-                    )
+            for token in tokens:
+                sockets.append(await connect(f"ws://{HOST}:{port}/ws/matches/{match}"))
+                await sockets[-1].send(json.dumps({"tokens": [token]}))
+            await asyncio.gather(
+                *(
+                    play_seat(http[seat], sock, match, seat, token, sent, tally, stop, think)
+                    for seat, (sock, token) in enumerate(zip(sockets, tokens, strict=True))
                 )
-            finally:
-                for sock in sockets:
-                    await sock.close()
+            )
+        finally:
+            for sock in sockets:
+                await sock.close()
+            for connection in http:
+                connection.close()
 
 
-async def phase(base: str, games: int, seconds: float, think: float) -> tuple[Tally, float]:
+async def phase(port: int, games: int, seconds: float, think: float) -> tuple[Tally, float]:
     """Play ``games`` matches at once for ``seconds``; returns the tally and elapsed time."""
     tally = Tally()
-    # One TLS context for all clients: each would otherwise load the CA bundle again.
-    tls = ssl.create_default_context()
     start = time.perf_counter()
     stop = start + seconds
-    await asyncio.gather(*(play_matches(base, tls, stop, tally, think) for _ in range(games)))
+    await asyncio.gather(*(play_matches(port, stop, tally, think) for _ in range(games)))
     return tally, time.perf_counter() - start
 
 
@@ -149,13 +214,17 @@ def cpu_seconds(pid: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def report(name: str, tally: Tally, elapsed: float, cpu: float) -> dict[str, Any]:
-    """The figures of one phase; ``cpu`` is the CPU seconds the server used in it."""
+def report(
+    name: str, tally: Tally, elapsed: float, cpu: float, client_cpu: float
+) -> dict[str, Any]:
+    """The figures of one phase; ``cpu`` and ``client_cpu`` are the CPU seconds the server and
+    this load script used in it."""
     latencies = sorted(tally.latencies)
 
     def quantile(q: float) -> float:
         return 1000 * latencies[min(len(latencies) - 1, int(q * len(latencies)))]
 
+    per_decision = 1000 / tally.decisions if tally.decisions else None
     return {
         "phase": name,
         "decisions": tally.decisions,
@@ -163,25 +232,23 @@ def report(name: str, tally: Tally, elapsed: float, cpu: float) -> dict[str, Any
         "latency_ms_p50": round(quantile(0.50), 1) if latencies else None,
         "latency_ms_p99": round(quantile(0.99), 1) if latencies else None,
         "latency_ms_mean": round(1000 * statistics.fmean(latencies), 1) if latencies else None,
-        "server_cpu_ms_per_decision": round(1000 * cpu / tally.decisions, 1)
-        if tally.decisions
-        else None,
+        "server_cpu_ms_per_decision": round(cpu * per_decision, 1) if per_decision else None,
+        "client_cpu_ms_per_decision": round(client_cpu * per_decision, 1) if per_decision else None,
         "errors": tally.errors,
     }
 
 
-def start_server(db: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """``boardlab serve`` on a free loopback port, once it answers."""
+def start_server(db: Path) -> tuple[subprocess.Popen[bytes], int]:
+    """``boardlab serve`` on a free loopback port, once it answers; the process and port."""
     with socket.socket() as probe:
         probe.bind((HOST, 0))
         port = probe.getsockname()[1]
     command = [sys.executable, "-m", "boardlab", "serve", "--host", HOST, "--port", str(port)]
     process = subprocess.Popen([*command, "--db", str(db)], stdout=subprocess.DEVNULL)
-    base = f"http://{HOST}:{port}"
     for _ in range(300):
         try:
-            with urllib.request.urlopen(f"{base}/api/matches?limit=1", timeout=1):
-                return process, base
+            with urllib.request.urlopen(f"http://{HOST}:{port}/api/matches?limit=1", timeout=1):
+                return process, port
         except OSError:
             time.sleep(0.1)
     process.kill()
@@ -189,7 +256,7 @@ def start_server(db: Path) -> tuple[subprocess.Popen[bytes], str]:
 
 
 def main() -> None:
-    """Run both phases and print one JSON line per phase."""
+    """Run the three phases and print one JSON line per phase."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="concurrent matches (phase 2)")
     parser.add_argument("--seconds", type=float, default=20.0, help="duration of each phase")
@@ -200,7 +267,7 @@ def main() -> None:
     if not 1 <= args.games <= 500 or not 0 < args.seconds <= 300 or not 0 < args.think <= 60:
         parser.error("--games must be 1..500, --seconds 0..300 and --think 0..60")
     with tempfile.TemporaryDirectory() as folder:
-        process, base = start_server(Path(folder) / "load.sqlite3")
+        process, port = start_server(Path(folder) / "load.sqlite3")
         try:
             phases = [
                 ("one match, no thinking", 1, 0.0),
@@ -208,10 +275,11 @@ def main() -> None:
                 (f"{args.games} matches, {args.think} s thinking", args.games, args.think),
             ]
             for name, games, think in phases:
-                before = cpu_seconds(process.pid)
-                tally, elapsed = asyncio.run(phase(base, games, args.seconds, think))
+                before, client_before = cpu_seconds(process.pid), time.process_time()
+                tally, elapsed = asyncio.run(phase(port, games, args.seconds, think))
                 cpu = cpu_seconds(process.pid) - before
-                print(json.dumps(report(name, tally, elapsed, cpu)), flush=True)
+                client_cpu = time.process_time() - client_before
+                print(json.dumps(report(name, tally, elapsed, cpu, client_cpu)), flush=True)
         finally:
             process.terminate()
             process.wait(30)

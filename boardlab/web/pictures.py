@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import functools
-
 from boardlab.core.render_model import RenderModel
 from boardlab.render.svg import render_svg
 
-PICTURES_KEPT = 512
 
-
-@functools.lru_cache(maxsize=PICTURES_KEPT)
 def picture(model: RenderModel) -> str:
     """The SVG of a render model (already made for the view of the client it goes to).
 
-    Models are immutable values, so the same model (the same position seen the same way, e.g.
-    by both seats of a game without hidden information) is drawn once.
+    Not kept here: a session keeps the pictures of its current position (``MatchSession.
+    drawing``), and the renderer keeps the drawing of each cell. Kept models would hold tens
+    of thousands of objects that every full garbage collection of the event loop scans.
     """
     return render_svg(model)

@@ -49,7 +49,8 @@ class MatchSession:
         self.bot_task: asyncio.Task[None] | None = None
         self.lock = asyncio.Lock()
         self._views: dict[tuple[int, int | None, frozenset[int]], str] = {}
-        self._models: dict[tuple[int, int, int, bool], RenderModel] = {}
+        self._shared: dict[tuple[int, int | None, int], str] = {}
+        self._drawings: dict[tuple[int, int, int, bool], tuple[RenderModel, str]] = {}
         self.summary = stored.summary
         for event in stored.events:
             self.apply(event)
@@ -141,9 +142,10 @@ class MatchSession:
         else:
             self.rematch = event.text
         self.events.append(event)
-        # Cached models and views are keyed by the event count: older ones are never used again.
-        self._models.clear()
+        # Cached drawings and views are keyed by the event count: older ones are never used again.
+        self._drawings.clear()
         self._views.clear()
+        self._shared.clear()
 
     def check_turn(self, seat: int, ply: int, text: str) -> Event:
         """The event of a whole turn by ``seat``, or an ApiError saying why it is refused."""
@@ -220,7 +222,7 @@ class MatchSession:
 
     def drawn_as(self, view: int) -> int:
         """The view a picture is drawn in: in a game without hidden information every seat
-        sees the same, so all share the spectator's picture (drawn once, see ``pictures``)."""
+        sees the same, so all share the spectator's picture (drawn once, see ``drawing``)."""
         return view if self.game.has_hidden_information else SPECTATOR
 
     def hides(self, state: State, view: int) -> bool:
@@ -234,20 +236,21 @@ class MatchSession:
         the current position still hides something from ``view``."""
         return self.turns[index].seat != view and self.hides(self.state, view)
 
-    def model(self, at: int, view: int) -> RenderModel:
-        """The render model of ``states[at]`` in ``view``, its last turn marked if ``view`` may
-        see it. Kept until the match changes: every client that sees the same picture shares it.
+    def drawing(self, at: int, view: int) -> tuple[RenderModel, str]:
+        """The render model of ``states[at]`` in ``view`` and its SVG, its last turn marked if
+        ``view`` may see it. Kept until the match changes: every client that sees the same
+        picture shares it.
         """
         visible = self.last_turn_visible(at, view)
         key = (len(self.events), at, self.drawn_as(view), visible)
-        model = self._models.get(key)
-        if model is None:
-            if len(self._models) >= VIEW_CACHE_SIZE:
-                self._models.clear()
+        drawn = self._drawings.get(key)
+        if drawn is None:
+            if len(self._drawings) >= VIEW_CACHE_SIZE:
+                self._drawings.clear()
             paths = self.last_turn_paths(at) if visible else ()
             model = self.states[at].render_model(view=self.drawn_as(view), last_turn=paths)
-            self._models[key] = model
-        return model
+            drawn = self._drawings[key] = (model, picture(model))
+        return drawn
 
     def last_turn_visible(self, at: int, view: int) -> bool:
         """True when ``view`` may see the turn that led to ``states[at]``."""
@@ -267,46 +270,46 @@ class MatchSession:
     def view_json(self, held: frozenset[int]) -> str:
         """The view object (``docs/web-api.md``) for a client holding ``held``, as JSON.
 
-        Views are kept until the match changes: a commit's answer and its broadcast to the
-        clients holding the same seats draw and encode the view once.
+        Views are kept until the match changes. What every client with the same view sees (the
+        picture, the move list, the words) is encoded once and shared; only the fields that
+        depend on the seats held are encoded per client, and spliced in front.
         """
         key = (len(self.events), self.thinking, held)
         cached = self._views.get(key)
         if cached is None:
             if len(self._views) >= VIEW_CACHE_SIZE:
                 self._views.clear()
-            cached = self._views[key] = to_json(self.view(held))
+            personal = to_json(self._held_fields(held))
+            shared = self._shared_json(self.drawn_as(self.viewer(held)))
+            cached = self._views[key] = f"{personal[:-1]},{shared[1:]}"
         return cached
 
     def view_message(self, held: frozenset[int]) -> str:
         """The websocket message that carries the view."""
         return f'{{"type":"view","view":{self.view_json(held)}}}'
 
-    def view(self, held: frozenset[int]) -> dict[str, Any]:
-        """The view object for a client holding ``held``."""
-        return self._build_view(held)
+    def _shared_json(self, view: int) -> str:
+        """The fields of the view object that depend only on whose view it is, as JSON
+        (``view`` as ``drawn_as`` gives it: every client of a game without hidden information
+        shares one)."""
+        key = (len(self.events), self.thinking, view)
+        cached = self._shared.get(key)
+        if cached is None:
+            if len(self._shared) >= VIEW_CACHE_SIZE:
+                self._shared.clear()
+            cached = self._shared[key] = to_json(self._shared_fields(view))
+        return cached
 
-    def _build_view(self, held: frozenset[int]) -> dict[str, Any]:
-        view = self.viewer(held)
+    def _shared_fields(self, view: int) -> dict[str, Any]:
+        """The fields of the view object that every client with view ``view`` gets."""
         state = self.state
-        model = self.model(self.ply, view)
-        acting = self.to_move is not None and self.to_move in held
+        model, svg = self.drawing(self.ply, view)
         hiding = self.hides(state, view)
         return {
             "id": self.id,
             "game": self.game.id,
             "name": self.game.name,
             "options": self.config.options,
-            "players": [
-                {
-                    "seat": seat,
-                    "name": self.names[seat],
-                    "kind": config.kind,
-                    "bot": config.bot,
-                    "held": seat in held,
-                }
-                for seat, config in enumerate(self.config.seats)
-            ],
             "status": "finished" if self.outcome is not None else "active",
             "ply": self.ply,
             "to_move": self.to_move,
@@ -325,11 +328,27 @@ class MatchSession:
                 }
                 for index, turn in enumerate(self.turns)
             ],
-            "svg": picture(model),
-            "legal": self.legal(state) if acting else [],
+            "svg": svg,
+            "rematch": self.rematch,
+        }
+
+    def _held_fields(self, held: frozenset[int]) -> dict[str, Any]:
+        """The fields of the view object that depend on the seats the client holds."""
+        acting = self.to_move is not None and self.to_move in held
+        return {
+            "players": [
+                {
+                    "seat": seat,
+                    "name": self.names[seat],
+                    "kind": config.kind,
+                    "bot": config.bot,
+                    "held": seat in held,
+                }
+                for seat, config in enumerate(self.config.seats)
+            ],
+            "legal": self.legal(self.state) if acting else [],
             "presets": self._presets() if acting else [],
             "you": sorted(held),
-            "rematch": self.rematch,
         }
 
     def legal(self, state: State) -> list[dict[str, Any]]:
@@ -347,15 +366,16 @@ class MatchSession:
         """The picture after the first ``at`` turns, in the client's view."""
         if not 0 <= at <= self.ply:
             raise ApiError(400, f"'at' must be a turn number from 0 to {self.ply}")
-        model = self.model(at, self.viewer(held))
+        model, svg = self.drawing(at, self.viewer(held))
         return {
             "at": at,
-            "svg": picture(model),
+            "svg": svg,
             "status": model.status,
         }
 
     def preview(self, seat: int, steps: list[str]) -> dict[str, Any]:
-        """The picture and next legal decisions after ``steps`` of ``seat``'s unfinished turn."""
+        """The picture, the words around it and the next legal decisions after ``steps`` of
+        ``seat``'s unfinished turn (the side panel shows the position the board shows)."""
         self.check_can_act(seat)
         probe = self.state.clone()
         paths = []
@@ -369,8 +389,13 @@ class MatchSession:
             paths.append(probe.click_path(action))
             probe.apply_action(action)
         complete = bool(steps) and (probe.is_terminal() or probe.turn_start)
+        model = probe.render_model(view=self.drawn_as(seat), last_turn=paths)
         return {
-            "svg": picture(probe.render_model(view=self.drawn_as(seat), last_turn=paths)),
+            "svg": picture(model),
+            "phase": model.phase,
+            "status_text": model.status,
+            "scores": None if model.scores is None else list(model.scores),
+            "notes": list(model.notes),
             "legal": [] if complete else self.legal(probe),
             "turn_complete": complete,
         }

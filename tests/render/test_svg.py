@@ -215,3 +215,17 @@ def test_hexes_are_pointy_or_flat_top_as_their_rows_suggest() -> None:
         # The first corner of a pointy-top hex is straight above its centre (0, 0), of a
         # flat-top hex straight to its right.
         assert (x == 0 and y < 0) if corner == "top" else (y == 0 and x > 0)
+
+
+def test_kept_cell_drawings_follow_the_names_colours_and_marks_of_each_model() -> None:
+    # The renderer keeps drawn cells across pictures: a cell drawn for one model must not
+    # reappear in a picture whose seats are named or coloured differently, or marked elsewhere.
+    model = square_model()
+    first = render_svg(model)
+    renamed = replace(model, players=("North", "South"), seat_colours=("#123456", "#654321"))
+    text = render_svg(renamed)
+    assert "North stone" in text and "#123456" in text and "#654321" in text
+    assert "Dark stone" not in text and SEAT_COLOURS[0] not in text
+    marked = render_svg(model, highlights=["a2"])
+    assert marked != first and 'data-id="a2"' in marked
+    assert render_svg(model) == first

@@ -18,8 +18,7 @@ class GamePage {
     this.api = `/api/matches/${encodeURIComponent(matchId)}`;
     this.view = null;
     this.steps = [];          // decisions of the unfinished turn, committed together
-    this.stepLegal = null;    // legal decisions after `steps` (null: the view's)
-    this.stepSvg = null;
+    this.preview = null;      // the preview after `steps` (null: show the view itself)
     this.picker = new ClickPicker();
     this.reviewAt = null;     // turns shown while reviewing (null: the live position)
     this.thinkingSeat = null;
@@ -114,8 +113,7 @@ class GamePage {
 
   resetTurn() {
     this.steps = [];
-    this.stepLegal = null;
-    this.stepSvg = null;
+    this.preview = null;
     this.picker.reset(this.view?.legal ?? []);
   }
 
@@ -127,7 +125,7 @@ class GamePage {
   }
 
   legalNow() {
-    return this.stepLegal ?? this.view?.legal ?? [];
+    return this.preview?.legal ?? this.view?.legal ?? [];
   }
 
   render() {
@@ -142,10 +140,12 @@ class GamePage {
     const you = v.you ?? [];
     $("role").textContent = you.length === 0 ? "spectator"
       : you.length === 1 ? `you play ${v.players[you[0]]?.name ?? ""}` : "hot-seat";
-    $("status").textContent = v.status_text || (v.result?.text ?? "");
-    $("phase").textContent = v.phase ? `Phase: ${words(v.phase)}` : "";
-    showPlayers($("players"), v, { thinkingSeat: this.thinkingSeat, bots: this.bots });
-    replace($("notes"), (v.notes ?? []).map((line) => el("li", {}, line)));
+    // Inside a compound turn the words describe the position the board shows: the preview's.
+    const now = this.preview ?? v;
+    $("status").textContent = now.status_text || (v.result?.text ?? "");
+    $("phase").textContent = now.phase ? `Phase: ${words(now.phase)}` : "";
+    showPlayers($("players"), { ...v, scores: now.scores }, { thinkingSeat: this.thinkingSeat, bots: this.bots });
+    replace($("notes"), (now.notes ?? []).map((line) => el("li", {}, line)));
     const shown = this.reviewAt ?? v.moves.length;
     showMoves($("moves"), v, shown, (n) => this.review(n));
     showBanner($("banner"), v);
@@ -153,7 +153,7 @@ class GamePage {
     this.renderActions();
     if (this.reviewAt === null) {
       $("review").hidden = true;
-      this.board.show(this.stepSvg ?? v.svg);
+      this.board.show(now.svg);
     }
     this.renderTurn();
   }
@@ -173,7 +173,8 @@ class GamePage {
     watch.hidden = holds || !v.rematch;
     if (v.rematch) watch.href = `/match/${encodeURIComponent(v.rematch)}`;
     $("notation").hidden = this.mySeat() === null;
-    const example = (v.legal ?? []).find((d) => d.text)?.text;
+    // Inside a compound turn a typed decision is the next step, so the example is one.
+    const example = this.legalNow().find((d) => d.text)?.text;
     $("notation-input").placeholder = example ? `e.g. ${example}` : "";
   }
 
@@ -265,8 +266,7 @@ class GamePage {
         await this.commit({ seat, ply: this.view.ply, turn: steps.join("+") });
       } else {
         this.steps = steps;
-        this.stepLegal = preview.legal;
-        this.stepSvg = preview.svg;
+        this.preview = preview;
         this.picker.reset(preview.legal);
         this.render();
       }
@@ -299,8 +299,7 @@ class GamePage {
         body: { seat: this.mySeat(), steps }, matchId: this.id,
       });
       this.steps = steps;
-      this.stepLegal = preview.legal;
-      this.stepSvg = preview.svg;
+      this.preview = preview;
       this.picker.reset(preview.legal);
       this.render();
     } catch (error) {
