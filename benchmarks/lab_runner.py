@@ -7,8 +7,13 @@ a markdown table:
   process's CPU time), so the figure holds on a busy machine too;
 * the wall-clock speed-up of two jobs over one (meaningful only on an otherwise idle machine);
 * the runner's own overhead with one job: the run's CPU time beyond its games' CPU time
-  (storing each game, handing out the tasks), over the games' CPU time, from the first game
-  on (planning the run and opening its store is a fixed cost of a fraction of a second).
+  (deriving each game's seeds and making its task, storing it), over the games' CPU time,
+  from the first game to the last one stored. A game's time is what ``play_traced`` measures
+  of itself: making the game and its bots, playing it, and building its trace (evaluations,
+  decision counts, board snapshots), which is what the lab measures; everything else is the
+  runner's;
+* the run's fixed cost with one job: the CPU time before the first game (planning the run,
+  opening its store) and after the last one (the final fsync, sorting the traces).
 
     python benchmarks/lab_runner.py --games 60
 """
@@ -26,18 +31,25 @@ from boardlab.core.registry import game_ids
 BOTS = ("random", "level:easy")
 
 
-def measure(game: str, bot: str, games: int, jobs: int, folder: Path) -> tuple[float, float, float]:
-    """Wall seconds and this process's CPU seconds from the first game on; the games' CPU."""
+def measure(game: str, bot: str, games: int, jobs: int, folder: Path) -> dict[str, float]:
+    """Wall and this process's CPU seconds from the first game to the last one stored, the
+    games' CPU seconds, and the CPU seconds of the run outside that span."""
     config = LabConfig(game, 1, games, players=(bot,), records=0)
-    start: list[float] = []
+    stamps: list[tuple[float, float]] = []
 
     def progress(done: int, total: int) -> None:
-        if not start:
-            start.extend((time.perf_counter(), time.process_time()))
+        stamps.append((time.perf_counter(), time.process_time()))
 
+    cpu = time.process_time()
     traces = run_lab(config, folder / f"{game}-{bot}-{jobs}", jobs=jobs, progress=progress)
-    wall, cpu = time.perf_counter() - start[0], time.process_time() - start[1]
-    return wall, cpu, sum(t.cpu_seconds for t in traces)
+    cpu = time.process_time() - cpu
+    (wall_first, cpu_first), (wall_last, cpu_last) = stamps[0], stamps[-1]
+    return {
+        "wall": wall_last - wall_first,
+        "cpu": cpu_last - cpu_first,
+        "games_cpu": sum(t.cpu_seconds for t in traces),
+        "fixed_cpu": cpu - (cpu_last - cpu_first),
+    }
 
 
 def main() -> None:
@@ -46,18 +58,24 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--game", action="append", help="only these games")
     args = parser.parse_args()
-    print("| game | bot | games per CPU second | 2 jobs speed-up (wall) | runner overhead |")
-    print("|---|---|---:|---:|---:|")
+    print(
+        "| game | bot | games per CPU second | 2 jobs speed-up (wall) | runner overhead "
+        "| runner per game | fixed cost per run |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as temp:
         folder = Path(temp)
         for game in args.game or game_ids():
             for bot in BOTS:
-                wall_one, cpu_one, games_cpu = measure(game, bot, args.games, 1, folder)
-                wall_two, _, _ = measure(game, bot, args.games, 2, folder)
+                one = measure(game, bot, args.games, 1, folder)
+                two = measure(game, bot, args.games, 2, folder)
+                runner = one["cpu"] - one["games_cpu"]
                 print(
-                    f"| {game} | {bot} | {args.games / games_cpu:.1f} "
-                    f"| {wall_one / wall_two:.2f}x "
-                    f"| {100 * (cpu_one - games_cpu) / games_cpu:.1f}% |",
+                    f"| {game} | {bot} | {args.games / one['games_cpu']:.1f} "
+                    f"| {one['wall'] / two['wall']:.2f}x "
+                    f"| {100 * runner / one['games_cpu']:.1f}% "
+                    f"| {1e6 * runner / args.games:.0f} µs "
+                    f"| {1e3 * one['fixed_cpu']:.0f} ms |",
                     flush=True,
                 )
 

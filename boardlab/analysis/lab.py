@@ -23,16 +23,9 @@ from typing import Any
 from boardlab.ai import make_bot
 from boardlab.ai.levels import LEVELS
 from boardlab.analysis.runner import run_tasks
+from boardlab.analysis.seeding import TaskMaker, sorted_options
 from boardlab.analysis.store import RunStore
-from boardlab.analysis.trace import (
-    BOARD_EVERY,
-    GameTask,
-    GameTrace,
-    bot_seed,
-    chance_seed,
-    has_chance_seed,
-    play_traced,
-)
+from boardlab.analysis.trace import BOARD_EVERY, GameTask, GameTrace, play_traced
 from boardlab.core.errors import OptionError
 from boardlab.core.game import Game
 from boardlab.core.options import SEED, format_value
@@ -185,28 +178,20 @@ def tasks(
     Interleaving keeps the series level while a run is under way, so a stopped run already
     compares its variants on equal terms.
     """
-    chance = has_chance_seed(config.game)
-    longest = max(s.games for s in series)
-    for index in range(longest):
-        for one in series:
-            if index >= one.games or (one.name, index) in skip:
-                continue
-            seats = len(one.players)
-            seating = tuple((seat + index) % seats for seat in range(seats))
-            options: dict[str, object] = dict(one.options)
-            if chance:
-                options[SEED] = chance_seed(config.seed, index // seats)
-            yield GameTask(
-                one.name,
-                index,
-                config.game,
-                tuple(sorted(options.items())),
-                tuple(one.players[p] for p in seating),
-                seating,
-                bot_seed(config.seed, index).randrange(2**63),
-                record=index < config.records,
-                board_every=config.board_every,
-            )
+    maker = TaskMaker(config.game, config.seed)
+    plans = [(one, sorted_options(one.options), tuple(range(len(one.players)))) for one in series]
+    for index in range(max(s.games for s in series)):
+        for one, options, entrants in plans:
+            if index < one.games and (one.name, index) not in skip:
+                yield maker.task(
+                    one.name,
+                    index,
+                    options,
+                    one.players,
+                    entrants,
+                    record=index < config.records,
+                    board_every=config.board_every,
+                )
 
 
 def run_lab(

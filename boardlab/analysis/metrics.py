@@ -97,8 +97,10 @@ def forced_share(choices: Sequence[int]) -> float | None:
     return sum(1 for c in choices if c == 1) / len(choices) if choices else None
 
 
-def turn_choices(choices: Sequence[int], turn_start: Sequence[bool]) -> list[float]:
+def turn_choices(choices: Sequence[int], turn_start: Sequence[int]) -> list[float]:
     """Whole-turn branching per turn: the product of ``c[d]`` over the turn's decisions.
+
+    ``turn_start[d]`` is true (nonzero) when decision ``d`` starts a turn.
 
     The exact number of whole turns when a turn's choices do not depend on each other, and an
     estimate otherwise (enumerating every compound turn would cost far more than the game).
@@ -112,7 +114,7 @@ def turn_choices(choices: Sequence[int], turn_start: Sequence[bool]) -> list[flo
     return turns
 
 
-def turn_branching(choices: Sequence[int], turn_start: Sequence[bool]) -> float | None:
+def turn_branching(choices: Sequence[int], turn_start: Sequence[int]) -> float | None:
     """Whole-turn branching factor, as a geometric mean: ``exp(mean_t log(product_t))``.
 
     The geometric mean, because products of compound turns span orders of magnitude.

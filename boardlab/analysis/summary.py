@@ -58,11 +58,11 @@ def _completed(trace: GameTrace) -> float:
 
 
 def _drama(trace: GameTrace) -> float | None:
-    return metrics.drama(trace.evals, metrics.winner(trace.results))
+    return metrics.drama(trace.eval_rows(), metrics.winner(trace.results))
 
 
 def _decisiveness(trace: GameTrace) -> float | None:
-    return metrics.decisiveness(trace.evals, metrics.winner(trace.results))
+    return metrics.decisiveness(trace.eval_rows(), metrics.winner(trace.results))
 
 
 def _margin(trace: GameTrace) -> float | None:
@@ -84,10 +84,10 @@ METRICS = (
         lambda t: metrics.turn_branching(t.choices, t.turn_start),
     ),
     Metric("forced", "forced decisions", "mean", lambda t: metrics.forced_share(t.choices), True),
-    Metric("lead_changes", "lead changes", "mean", lambda t: metrics.lead_changes(t.evals)),
+    Metric("lead_changes", "lead changes", "mean", lambda t: metrics.lead_changes(t.eval_rows())),
     Metric("drama", "drama (winner's deepest deficit)", "mean", _drama),
     Metric("decisiveness", "decided after (share of game)", "mean", _decisiveness, True),
-    Metric("stability", "evaluation variance", "mean", lambda t: metrics.stability(t.evals)),
+    Metric("stability", "evaluation variance", "mean", lambda t: metrics.stability(t.eval_rows())),
     Metric(
         "coverage", "board coverage", "mean", lambda t: metrics.coverage(t.cells, t.covered), True
     ),
@@ -187,7 +187,7 @@ def summarize_series(
         "pieces_curve": pieces if any(pieces) else [],
         "pieces_every": max((t.board_every for t in traces), default=0),
         "samples": [
-            {"index": t.index, "record": t.record, "evals": t.evals, "results": t.results}
+            {"index": t.index, "record": t.record, "evals": t.eval_rows(), "results": t.results}
             for t in traces
             if t.record is not None
         ][:3],

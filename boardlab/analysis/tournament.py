@@ -29,8 +29,9 @@ from boardlab.ai import make_bot
 from boardlab.analysis.finishes import RANK, Finish, pair_score
 from boardlab.analysis.match import player_labels
 from boardlab.analysis.runner import run_tasks
+from boardlab.analysis.seeding import TaskMaker, sorted_options
 from boardlab.analysis.store import RunStore
-from boardlab.analysis.trace import GameTask, bot_seed, chance_seed, has_chance_seed, play_traced
+from boardlab.analysis.trace import GameTask, play_traced
 from boardlab.core.errors import OptionError
 from boardlab.core.game import Game
 from boardlab.core.options import SEED
@@ -172,27 +173,14 @@ def table_tasks(
     config: TournamentConfig, tables: Sequence[Table], skip: set[tuple[str, int]]
 ) -> Iterator[GameTask]:
     """The games of ``tables`` not in ``skip``: game ``i`` of every table before game ``i+1``."""
-    base = game_options(config)
-    chance = has_chance_seed(config.game)
-    seats = config.seats
+    maker = TaskMaker(config.game, config.seed)
+    options = sorted_options(game_options(config))
     for index in range(config.games_per_pairing):
         for table in tables:
-            if (table.name, index) in skip:
-                continue
-            seating = tuple(table.entrants[(seat + index) % seats] for seat in range(seats))
-            options: dict[str, object] = dict(base)
-            if chance:
-                options[SEED] = chance_seed(config.seed, index // seats)
-            yield GameTask(
-                table.name,
-                index,
-                config.game,
-                tuple(sorted(options.items())),
-                tuple(config.players[p] for p in seating),
-                seating,
-                bot_seed(config.seed, index).randrange(2**63),
-                record=True,
-            )
+            if (table.name, index) not in skip:
+                yield maker.task(
+                    table.name, index, options, config.players, table.entrants, record=True
+                )
 
 
 def play_game(task: GameTask) -> dict[str, Any]:

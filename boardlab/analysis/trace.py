@@ -10,19 +10,28 @@ from __future__ import annotations
 
 import random
 import time
+from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from typing import Any, Final, Literal
 
 from boardlab.ai import make_bot
 from boardlab.analysis.metrics import covered_cells
 from boardlab.core.errors import OptionError
-from boardlab.core.options import SEED
 from boardlab.core.records import Record
-from boardlab.core.registry import game_class, make
+from boardlab.core.registry import make
 from boardlab.core.state import State
 
+BYTE: Final = "B"
+"""Array type code of seats and turn starts: 0 to 255."""
+COUNT: Final = "I"
+"""Array type code of legal decision counts: unsigned, 32 bits wherever Python runs."""
+REAL: Final = "d"
+"""Array type code of evaluations: doubles."""
 EVAL_DIGITS = 4
 """Evaluations are rounded to this many decimals: enough for every metric, and compact."""
+TIME_DIGITS = 6
+"""Times are kept to the microsecond: a fast game takes a millisecond or two."""
 BOARD_EVERY = 20
 """Default stride of board snapshots: a render model costs milliseconds and a cheap bot's
 decision a fraction of one, so a snapshot at every decision would multiply a run's time."""
@@ -59,9 +68,13 @@ class GameTask:
 
 @dataclass
 class GameTrace:
-    """A finished game and its per-decision trace (lists indexed by decision number).
+    """A finished game and its per-decision trace (columns indexed by decision number).
 
-    ``evals[d][s]`` is seat ``s``'s evaluation in [-1, 1] before decision ``d``. Board
+    ``seats[d]`` is the seat to move at decision ``d``, ``choices[d]`` its number of legal
+    decisions, ``turn_start[d]`` 1 when ``d`` starts a turn (else 0) and ``moves[d]`` the
+    decision played; ``evals[d * n + s]`` is seat ``s``'s evaluation in [-1, 1] before decision
+    ``d`` (``n`` seats; :meth:`eval_rows` gives it as ``[d][s]``). The number columns are typed
+    arrays: a few bytes a number, where a list would hold a Python object for each. Board
     snapshots are taken before every ``board_every``-th decision and at the end:
     ``pieces[k][s]`` is the number of seat ``s``'s pieces on the board before decision
     ``k * board_every`` (the last entry: at the end); empty without snapshots or render
@@ -82,10 +95,10 @@ class GameTrace:
     turns: int
     scores: list[int] | None = None
     record: str | None = None
-    seats: list[int] = field(default_factory=list)
-    choices: list[int] = field(default_factory=list)
-    turn_start: list[bool] = field(default_factory=list)
-    evals: list[list[float]] = field(default_factory=list)
+    seats: array[int] = field(default_factory=lambda: array(BYTE))
+    choices: array[int] = field(default_factory=lambda: array(COUNT))
+    turn_start: array[int] = field(default_factory=lambda: array(BYTE))
+    evals: array[float] = field(default_factory=lambda: array(REAL))
     pieces: list[list[int]] = field(default_factory=list)
     moves: list[str] = field(default_factory=list)
     cells: int = 0
@@ -104,17 +117,58 @@ class GameTrace:
         """Series and index, as in the task."""
         return (self.series, self.index)
 
+    def eval_rows(self) -> list[list[float]]:
+        """The evaluations by decision: ``rows[d][s]``, seat ``s``'s before decision ``d``."""
+        flat, width = self.evals.tolist(), len(self.players)
+        return [flat[start : start + width] for start in range(0, len(flat), width)]
+
     def to_json(self) -> dict[str, object]:
-        """Plain data for a JSON line of the run store (the lists themselves, not copies)."""
-        # dataclasses.asdict deep-copies every nested list: a tenth of a fast game's time.
-        return {item.name: getattr(self, item.name) for item in fields(self)}
+        """Plain data for a JSON line of the run store (arrays as lists, the rest as it is)."""
+        return {
+            "series": self.series,
+            "index": self.index,
+            "players": self.players,
+            "seating": self.seating,
+            "results": self.results,
+            "termination": self.termination,
+            "turns": self.turns,
+            "scores": self.scores,
+            "record": self.record,
+            "seats": self.seats.tolist(),
+            "choices": self.choices.tolist(),
+            "turn_start": self.turn_start.tolist(),
+            "evals": self.evals.tolist(),
+            "pieces": self.pieces,
+            "moves": self.moves,
+            "cells": self.cells,
+            "covered": self.covered,
+            "board_every": self.board_every,
+            "seconds": self.seconds,
+            "cpu_seconds": self.cpu_seconds,
+        }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, object]) -> GameTrace:
+    def from_json(cls, data: Mapping[str, Any]) -> GameTrace:
         """The trace of a JSON object made by :meth:`to_json` (fields it does not know, from a
-        newer version, are left out; fields it lacks, from an older one, take their defaults)."""
-        known = {item.name for item in fields(cls)}
-        return cls(**{key: value for key, value in data.items() if key in known})  # type: ignore[arg-type]
+        newer version, are left out; fields it lacks, from an older one, take their defaults;
+        evaluations stored row by row, as older versions did, are laid end to end)."""
+        values = {key: value for key, value in data.items() if key in _FIELDS}
+        evals = values.get("evals")
+        if evals and isinstance(evals[0], list):
+            values["evals"] = [value for row in evals for value in row]
+        for key, code in _ARRAYS.items():
+            if key in values:
+                values[key] = array(code, values[key])
+        return cls(**values)
+
+
+_FIELDS = frozenset(item.name for item in fields(GameTrace))
+_ARRAYS: dict[str, Literal["B", "I", "d"]] = {
+    "seats": BYTE,
+    "choices": COUNT,
+    "turn_start": BYTE,
+    "evals": REAL,
+}
 
 
 def board_snapshot(state: State) -> tuple[list[int], set[str], set[str]] | None:
@@ -138,29 +192,23 @@ def board_snapshot(state: State) -> tuple[list[int], set[str], set[str]] | None:
     return pieces, occupied, {cell.id for cell in model.cells}
 
 
-def bot_seed(run_seed: int, index: int) -> random.Random:
-    """The generator of game ``index``'s bot seeds: the run seed and the index, nothing else."""
-    return random.Random(f"boardlab-lab:{run_seed}:{index}")
-
-
-def chance_seed(run_seed: int, rotation: int) -> int:
-    """The chance seed of one seat rotation: every seating of a rotation meets the same luck."""
-    return random.Random(f"boardlab-lab:{run_seed}:luck:{rotation}").randrange(2**31)
-
-
-def has_chance_seed(game_id: str) -> bool:
-    """True when the game takes a ``seed`` option (its chance)."""
-    return any(option.key == SEED for option in game_class(game_id).OPTIONS)
-
-
 def play_traced(task: GameTask) -> GameTrace:
     """Play ``task`` to the end, tracing every decision.
 
     Deterministic: the same task gives the same trace (apart from ``seconds``) for bots with
     iteration or depth budgets; time-budgeted bots are not reproducible by nature. Records
-    carry the date they were played, so their text differs from run to run.
+    carry the date they were played, so their text differs from run to run. The game's times
+    cover making the game and its bots, playing and tracing it, and freeing its objects.
     """
     start, cpu = time.perf_counter(), time.process_time()
+    trace = _play(task)  # the game's objects are freed when it returns, within the times
+    trace.seconds = round(time.perf_counter() - start, TIME_DIGITS)
+    trace.cpu_seconds = round(time.process_time() - cpu, TIME_DIGITS)
+    return trace
+
+
+def _play(task: GameTask) -> GameTrace:
+    """Play and trace ``task``; :func:`play_traced` times it."""
     game = make(task.game_id, **dict(task.options))
     rng = random.Random(task.seed)
     bots = []
@@ -187,7 +235,7 @@ def play_traced(task: GameTask) -> GameTrace:
         trace.seats.append(seat)
         trace.choices.append(len(state.legal_actions()))
         trace.turn_start.append(state.turn_start)
-        trace.evals.append([round(state.heuristic(s), EVAL_DIGITS) for s in seats])
+        trace.evals.extend([round(state.heuristic(s), EVAL_DIGITS) for s in seats])
         action = bots[seat].choose(state.view_state(seat))
         trace.moves.append(state.action_to_str(action))
         if record is not None:
@@ -208,6 +256,4 @@ def play_traced(task: GameTask) -> GameTrace:
     trace.turns = state.ply
     if record is not None:
         trace.record = record.to_text(state)
-    trace.seconds = round(time.perf_counter() - start, 4)
-    trace.cpu_seconds = round(time.process_time() - cpu, 4)
     return trace

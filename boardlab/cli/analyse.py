@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import time
@@ -133,9 +134,14 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
 
 class Progress:
-    """A progress bar with rate and ETA on stderr; a line per tenth when not on a terminal."""
+    """A progress bar with rate and ETA on stderr; a line per tenth when not on a terminal.
+
+    The live bar is redrawn at most every ``REDRAW_SECONDS`` (and at the end): a fast game
+    lasts a millisecond or two, less than drawing the bar for it would.
+    """
 
     WIDTH = 24
+    REDRAW_SECONDS = 0.1
 
     def __init__(self) -> None:
         self.live = sys.stderr.isatty()
@@ -143,27 +149,33 @@ class Progress:
         self.start_done = 0
         self.start = time.monotonic()
         self.last_tenth = -1
+        self.drawn = -math.inf
 
     def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
         if self.last_tenth < 0:
-            self.start_done, self.start = done, time.monotonic()
+            self.start_done, self.start = done, now
         self.done = done
+        tenth = 10 * done // max(1, total)
+        if self.live:
+            if now - self.drawn >= self.REDRAW_SECONDS or done == total:
+                print(f"\r{self._line(done, total, now)}", end="", file=sys.stderr, flush=True)
+                self.drawn = now
+        elif tenth != self.last_tenth:
+            print(self._line(done, total, now), file=sys.stderr, flush=True)
+        self.last_tenth = tenth
+
+    def _line(self, done: int, total: int, now: float) -> str:
         played = done - self.start_done
-        elapsed = time.monotonic() - self.start
+        elapsed = now - self.start
         rate = played / elapsed if elapsed > 0 else 0.0
         eta = (total - done) / rate if rate > 0 else None
         filled = self.WIDTH * done // max(1, total)
         bar = "#" * filled + "-" * (self.WIDTH - filled)
-        line = (
+        return (
             f"[{bar}] {done}/{total} games {100 * done // max(1, total)}% "
             f"{rate:.1f} games/s ETA {_clock(eta)}"
         )
-        tenth = 10 * done // max(1, total)
-        if self.live:
-            print(f"\r{line}", end="", file=sys.stderr, flush=True)
-        elif tenth != self.last_tenth:
-            print(line, file=sys.stderr, flush=True)
-        self.last_tenth = tenth
 
     def finish(self) -> None:
         """End the live line."""

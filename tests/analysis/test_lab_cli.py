@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from boardlab.analysis.store import read_rows
+from boardlab.cli.analyse import Progress
 from boardlab.cli.main import main
 
 FAST = ["--player", "random", "--skill-games", "4", "--skill-rungs", "random", "level:easy"]
@@ -168,3 +169,15 @@ def test_ctrl_c_keeps_the_games_and_resume_gives_the_same_report(tmp_path: Path)
             tmp_path / "fresh" / name
         ).read_bytes()
     assert not [p for p in (tmp_path / "stopped").rglob(".*") if p.is_file()]
+
+
+def test_the_live_bar_is_redrawn_a_few_times_a_second_not_per_game(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    progress = Progress()
+    progress.live = True
+    for done in range(501):
+        progress(done, 500)
+    drawn = capsys.readouterr().err.split("\r")[1:]
+    assert 2 <= len(drawn) < 100
+    assert drawn[-1].startswith("[########################] 500/500 games 100%")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from array import array
 
 import pytest
 
@@ -65,10 +66,10 @@ def _trace(index: int, results: list[str], players: list[str] | None = None) -> 
         results,
         "home_row" if "win" in results else "ply_cap",
         turns=3,
-        seats=[0, 1, 0],
-        choices=[2, 1, 3],
-        turn_start=[True, True, True],
-        evals=[[0.1, -0.1], [-0.2, 0.2], [0.3, -0.3]],
+        seats=array("B", [0, 1, 0]),
+        choices=array("I", [2, 1, 3]),
+        turn_start=array("B", [1, 1, 1]),
+        evals=array("d", [0.1, -0.1, -0.2, 0.2, 0.3, -0.3]),
         moves=["m1", "m2", "m3"],
     )
 

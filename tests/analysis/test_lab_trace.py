@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import fields
+
 from boardlab.analysis.trace import GameTask, GameTrace, play_traced
 from boardlab.core.records import parse_record
 
@@ -15,9 +18,9 @@ def _task(board_every: int, record: bool = False) -> GameTask:
 def test_a_trace_has_one_entry_per_decision_and_snapshots_on_the_stride() -> None:
     trace = play_traced(_task(board_every=4))
     d = trace.decisions
-    assert d > 0 and len(trace.seats) == len(trace.choices) == len(trace.evals) == d
-    assert trace.seats[:2] == [0, 1] and all(trace.turn_start)
-    assert all(len(row) == 2 and all(-1 <= v <= 1 for v in row) for row in trace.evals)
+    assert d > 0 and len(trace.seats) == len(trace.choices) == len(trace.eval_rows()) == d
+    assert list(trace.seats[:2]) == [0, 1] and all(trace.turn_start)
+    assert all(len(row) == 2 and all(-1 <= v <= 1 for v in row) for row in trace.eval_rows())
     assert len(trace.pieces) == (d + 3) // 4 + 1  # decisions 0, 4, 8, ... and the end
     assert trace.pieces[0] == [16, 16]  # eight towers of two stones a side
     assert trace.cells == 56 and 16 <= trace.covered <= 56
@@ -44,9 +47,20 @@ def test_no_snapshots_means_no_pieces_and_no_coverage() -> None:
     assert trace.pieces == [] and trace.cells == 0 and trace.covered == 0
 
 
+def test_a_stored_row_holds_every_field_and_reads_back_the_same() -> None:
+    trace = play_traced(_task(board_every=4))
+    row = json.loads(json.dumps(trace.to_json()))
+    assert set(row) == {item.name for item in fields(GameTrace)}
+    assert isinstance(row["evals"], list) and len(row["evals"]) == 2 * trace.decisions
+    assert GameTrace.from_json(row) == trace
+
+
 def test_rows_of_other_versions_still_load() -> None:
-    row = play_traced(_task(board_every=0)).to_json()
+    trace = play_traced(_task(board_every=0))
+    row = trace.to_json()
     newer = {**row, "added_later": 1}
     older = {key: value for key, value in row.items() if key != "cpu_seconds"}
     assert GameTrace.from_json(newer) == GameTrace.from_json(row)
     assert GameTrace.from_json(older).cpu_seconds == 0.0
+    by_rows = {**row, "evals": trace.eval_rows()}  # as earlier versions stored them
+    assert GameTrace.from_json(by_rows) == trace
