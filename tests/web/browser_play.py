@@ -8,9 +8,9 @@ or its named button, in the page served by the real server.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import boardlab
@@ -48,6 +48,26 @@ def open_match(
     page.goto(f"{server.url}match/{match_id}")
     page.wait_for_selector("body[data-ply]")
     return page
+
+
+class HotSeat(NamedTuple):
+    """A hot-seat match of humans open in one browser context."""
+
+    match_id: str
+    tokens: dict[int, str]
+    context: BrowserContext
+    page: Page
+
+
+def open_hot_seat(
+    browser: Browser, server: Server, game: str, options: dict[str, Any] | None = None
+) -> HotSeat:
+    """A new two-seat hot-seat match of ``game``, open in a new browser context."""
+    created = create_match(server, game, [{"kind": "human"}, {"kind": "human"}], options)
+    tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
+    context = browser.new_context()
+    page = open_match(context, server, created["id"], tokens)
+    return HotSeat(created["id"], tokens, context, page)
 
 
 def open_link(context: BrowserContext, server: Server, link: str) -> Page:

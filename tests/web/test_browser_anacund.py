@@ -9,10 +9,9 @@ from tests.web.browser_play import (
     banner_text,
     bot_turn,
     click_decision,
-    create_match,
     engine_state,
     finished,
-    open_match,
+    open_hot_seat,
     play_turn,
 )
 from tests.web.conftest import Server
@@ -23,13 +22,9 @@ MAX_TURNS = 20
 def test_whole_game_hot_seat_with_undo_inside_a_turn(
     browser: Browser, shared_server: Server
 ) -> None:
-    created = create_match(
-        shared_server, "anacund", [{"kind": "human"}, {"kind": "human"}], {"layout": "l0"}
+    match_id, tokens, context, page = open_hot_seat(
+        browser, shared_server, "anacund", {"layout": "l0"}
     )
-    match_id = created["id"]
-    tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
-    context = browser.new_context()
-    page = open_match(context, shared_server, match_id, tokens)
     expect(page.locator("#role")).to_have_text("hot-seat")
 
     state = engine_state(shared_server, match_id, tokens[0])

@@ -14,6 +14,7 @@ from tests.web.browser_play import (
     click_decision,
     create_match,
     engine_state,
+    open_hot_seat,
     open_match,
     wait_for,
 )
@@ -45,13 +46,9 @@ def seat_scores(page: Page) -> list[str]:
 def test_status_and_scores_follow_the_steps_of_a_compound_turn(
     browser: Browser, shared_server: Server
 ) -> None:
-    created = create_match(
-        shared_server, "anacund", [{"kind": "human"}, {"kind": "human"}], {"layout": "l0"}
+    match_id, tokens, context, page = open_hot_seat(
+        browser, shared_server, "anacund", {"layout": "l0"}
     )
-    match_id = created["id"]
-    tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
-    context = browser.new_context()
-    page = open_match(context, shared_server, match_id, tokens)
     status = page.locator("#status")
     expect(status).to_contain_text("placement 1 of 3")
     before_status, before_scores = status.inner_text(), seat_scores(page)
