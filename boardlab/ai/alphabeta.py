@@ -1,10 +1,11 @@
-"""Alpha-beta search for two-player games, through the protocol alone.
+"""Alpha-beta search, through the protocol alone.
 
 Iterative deepening on decisions (a compound turn is several plies of the search, the same
 player moving again), a transposition table keyed by the position text, move ordering (the
 table's best move, then history scores), and a time budget checked every few hundred nodes.
 Values are from the root player's point of view: nodes where the root player is to move
-maximise, the others minimise, so compound turns need no special case.
+maximise, the others minimise, so compound turns need no special case. With more than two
+seats this is the "paranoid" search: every rival is assumed to play against the root player.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ class _Timeout(Exception):
 
 
 class AlphaBetaBot(Bot):
-    """Iterative-deepening alpha-beta with a transposition table; two players only.
+    """Iterative-deepening alpha-beta with a transposition table; paranoid beyond two seats.
 
     ``depth`` bounds the search in decisions and ``time`` in seconds; with ``time`` alone the
     depth is open. ``noise`` adds a seeded jitter (fixed per position) to leaf evaluations so

@@ -25,8 +25,9 @@ _DEFAULT_MULTI_PLAYER = {
     "expert": "mcts:iters=1600,time=6",
 }
 
-# Per-game tables for two seats, tuned by the ladder; other games, and games with more than two
-# seats, use the defaults above.
+# Per-game tables, tuned by the ladder; other games use the defaults above. Colosseum Offcuts
+# uses its table at every seat count: with more seats, alpha-beta is the paranoid search, and
+# `depth=2` sees the bot's whole turn, `depth=4` the next seat's turn too.
 LEVEL_TABLE: dict[str, dict[str, str]] = {
     "carnyx": {
         "easy": "greedy:noise=0.3",
@@ -65,8 +66,5 @@ def level_spec(game: Game, level: str) -> str:
     """The bot spec behind ``level`` for ``game``; raises OptionError for an unknown level."""
     if level not in LEVELS:
         raise OptionError(f"unknown level {level!r}; levels are: {', '.join(LEVELS)}")
-    if game.num_players > 2:
-        table = _DEFAULT_MULTI_PLAYER
-    else:
-        table = LEVEL_TABLE.get(game.id, _DEFAULT_TWO_PLAYER)
-    return table[level]
+    default = _DEFAULT_TWO_PLAYER if game.num_players == 2 else _DEFAULT_MULTI_PLAYER
+    return LEVEL_TABLE.get(game.id, default)[level]

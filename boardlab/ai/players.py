@@ -99,11 +99,6 @@ def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot | None:
         assert bot is not None
         bot.spec = spec.strip()
         return bot
-    if kind == "alphabeta" and game.num_players != 2:
-        raise OptionError(
-            f"player {spec!r}: alphabeta needs a two-player game; {game.id} has "
-            f"{game.num_players} players; use mcts"
-        )
     return _FACTORIES[kind](seed, params, spec.strip())
 
 

@@ -31,7 +31,7 @@ player SPEC: KIND[:KEY=VALUE[,KEY=VALUE...]]
   random                      uniformly random legal decisions
   greedy[:noise=X]            best immediate evaluation
   alphabeta[:depth=N,time=S,noise=X]
-                              alpha-beta search (two-player games; default depth=3)
+                              alpha-beta search (paranoid with 3+ seats; default depth=3)
   mcts[:iters=N,time=S,c=X,rollout=N,reuse=true|false]
                               Monte Carlo tree search (default iters=1000)
   level:NAME                  a tuned bot: """ + ", ".join(LEVELS)

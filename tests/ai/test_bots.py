@@ -50,7 +50,9 @@ def test_two_player_bots_play_legal_games(spec: str) -> None:
         _self_play(spec, Nim(pile=12, steps=2), seed)
 
 
-@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:iters=40", "level:medium"])
+@pytest.mark.parametrize(
+    "spec", ["random", "greedy", "alphabeta:depth=3", "mcts:iters=40", "level:medium"]
+)
 def test_multi_player_bots_play_legal_games(spec: str) -> None:
     for players in (3, 5):
         _self_play(spec, WideNim(players=players, pile=20, steps=2), 7)

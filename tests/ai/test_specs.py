@@ -65,9 +65,12 @@ def test_bad_specs_raise_option_error(spec: str, names: str) -> None:
         make_bot(spec, TicTacToe(), 1)
 
 
-def test_alphabeta_refuses_more_than_two_players() -> None:
-    with pytest.raises(OptionError, match="two-player"):
-        make_bot("alphabeta:depth=2", Nim(players=3), 1)
+def test_alphabeta_plays_more_than_two_players_and_takes_a_win() -> None:
+    game = Nim(players=3)
+    bot = make_bot("alphabeta:depth=4", game, 1)
+    assert isinstance(bot, AlphaBetaBot)
+    state = game.state_from_text("2 1 0 0")
+    assert state.action_to_str(bot.choose(state)) == "2"
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -87,11 +90,12 @@ def test_level_specs_carry_a_time_cap_or_are_one_ply() -> None:
 
 
 @pytest.mark.parametrize("game_id", list(LEVEL_TABLE))
-def test_tuned_levels_apply_to_two_seats_and_fall_back_for_more(game_id: str) -> None:
+def test_tuned_levels_apply_at_every_seat_count(game_id: str) -> None:
     game = boardlab.make(game_id)
     assert [level_spec(game, level) for level in LEVELS] == list(LEVEL_TABLE[game_id].values())
     if game_id == "colosseum-offcuts":
-        three = boardlab.make(game_id, players=3)
-        for level in LEVELS:
-            assert make_bot(f"level:{level}", three, 1) is not None
-            assert not level_spec(three, level).startswith("alphabeta")
+        for seats in (3, 5):
+            more = boardlab.make(game_id, players=seats)
+            for level in LEVELS:
+                assert make_bot(f"level:{level}", more, 1) is not None
+                assert level_spec(more, level) == LEVEL_TABLE[game_id][level]

@@ -15,9 +15,12 @@ _ATTACKING_FORT = FORT | ATTACK
 def evaluate(state: ColosseumState, player: int) -> float:
     """A value in [-1, 1] for ``player``: the final result, else material plus threats.
 
-    Material is the player's Fortifications against the strongest rival's (§8: the last seat
-    with Fortifications wins). A threat is an Attack-mode Fortification on top of a stack next
-    to a stack topped by an enemy Fortification: a capture available next action (§6.2).
+    Material is the player's Fortifications against the rivals' mean (§8: the last seat with
+    Fortifications wins); with two seats, against the one rival. Against the strongest rival
+    alone, a capture from any other rival would be worth nothing with three or more seats, and
+    bots would wait while their rivals capture from each other. A threat is an Attack-mode
+    Fortification on top of a stack next to a stack topped by an enemy Fortification: a
+    capture available next action (§6.2).
     """
     if state.outcome is not None:
         return state.outcome.rewards()[player]
@@ -25,7 +28,7 @@ def evaluate(state: ColosseumState, player: int) -> float:
     if not forts[player]:
         return -1.0
     rivals = [count for seat, count in enumerate(forts) if seat != player]
-    material = (forts[player] - max(rivals)) / 2
+    material = (forts[player] - sum(rivals) / len(rivals)) / 2
     stacks = state.stacks
     threats = 0
     for (x, y), stack in stacks.items():

@@ -469,3 +469,13 @@ def test_heuristic_in_range() -> None:
     position = state("2 0,0=1F/1,0=2f/2,0=1f/3,0=2b/4,0=1b 1 - 0 0 20")
     assert position.heuristic(0) > position.heuristic(1)
     assert all(-1 <= position.heuristic(p) <= 1 for p in (0, 1))
+
+
+def test_heuristic_values_a_capture_from_any_rival_with_three_seats() -> None:
+    """Against the rivals' mean, one Fortification fewer for the weaker rival P3 counts for P1
+    too, not only one fewer for the strongest rival."""
+    even = state("3 0,0=1f/1,0=1f/2,0=2f/3,0=2f/4,0=3f/5,0=3f 1 - 0 0 20", players=3)
+    captured = state("3 0,0=1f/1,0=1f/2,0=2f/3,0=2f/4,0=3f/5,0=3b 1 - 0 0 20", players=3)
+    assert even.heuristic(0) == 0.0
+    assert captured.heuristic(0) > 0.0
+    assert captured.heuristic(2) < 0.0
