@@ -141,7 +141,7 @@ def _board(model: RenderModel, frame: Frame, marked: set[str], last: set[str]) -
             cell.kind,
             cell.owner,
             cell.label,
-            tuple(astuple(piece) for piece in cell.stack),
+            tuple(_piece_values(piece) for piece in cell.stack),
             x,
             y,
             pointy,
@@ -165,7 +165,7 @@ def _board(model: RenderModel, frame: Frame, marked: set[str], last: set[str]) -
     return parts
 
 
-def astuple(piece: Piece) -> tuple[object, ...]:
+def _piece_values(piece: Piece) -> tuple[object, ...]:
     """Every field of ``piece``, as plain values."""
     return (
         piece.owner,

@@ -19,12 +19,12 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from boardlab.core.render_model import SPECTATOR
+from boardlab.render.svg import render_svg
 from boardlab.web import api
 from boardlab.web.catalogue import build_catalogue
 from boardlab.web.errors import ApiError
 from boardlab.web.hub import Hub
 from boardlab.web.live import match_socket
-from boardlab.web.pictures import picture
 from boardlab.web.sqlite_store import SqliteStore
 
 STATIC = Path(__file__).parent / "static"
@@ -82,7 +82,7 @@ async def catalogue(request: Request) -> Response:
     if state.catalogue is None:
         # Built on first use and kept: it changes only when the code does.
         state.catalogue = build_catalogue(
-            lambda game: picture(game.new_initial_state().render_model(view=SPECTATOR))
+            lambda game: render_svg(game.new_initial_state().render_model(view=SPECTATOR))
         )
     data: dict[str, Any] = state.catalogue
     return JSONResponse(data)

@@ -20,8 +20,8 @@ from boardlab.core.registry import make
 from boardlab.core.render_model import SPECTATOR, ClickPath, RenderModel
 from boardlab.core.state import State
 from boardlab.render.palette import seat_colour
+from boardlab.render.svg import render_svg
 from boardlab.web.errors import ApiError
-from boardlab.web.pictures import picture
 from boardlab.web.store import Event, MatchConfig, StoredMatch, Summary
 
 VIEW_CACHE_SIZE = 16
@@ -154,11 +154,7 @@ class MatchSession:
             actions = self.state.parse_turn(text)
         except BoardlabError as error:
             raise ApiError(422, str(error)) from error
-        probe = self.state.clone()
-        decisions = []
-        for action in actions:
-            decisions.append(probe.action_to_str(action))
-            probe.apply_action(action)
+        probe, decisions = self._probe(actions)
         if not (probe.is_terminal() or probe.turn_start):
             raise ApiError(
                 422,
@@ -177,12 +173,16 @@ class MatchSession:
             actions = self.state.preset_actions(name, seed)
         except BoardlabError as error:
             raise ApiError(422, str(error)) from error
+        return self.check_turn(seat, ply, "+".join(self._probe(actions)[1]))
+
+    def _probe(self, actions: list[int]) -> tuple[State, list[str]]:
+        """The position after ``actions`` from the current one, and their notation in turn."""
         probe = self.state.clone()
         decisions = []
         for action in actions:
             decisions.append(probe.action_to_str(action))
             probe.apply_action(action)
-        return self.check_turn(seat, ply, "+".join(decisions))
+        return probe, decisions
 
     def check_can_act(self, seat: int, ply: int | None = None) -> None:
         """Refuse (409) a decision after the end, with a stale ply, or out of turn."""
@@ -249,7 +249,7 @@ class MatchSession:
                 self._drawings.clear()
             paths = self.last_turn_paths(at) if visible else ()
             model = self.states[at].render_model(view=self.drawn_as(view), last_turn=paths)
-            drawn = self._drawings[key] = (model, picture(model))
+            drawn = self._drawings[key] = (model, render_svg(model))
         return drawn
 
     def last_turn_visible(self, at: int, view: int) -> bool:
@@ -391,7 +391,7 @@ class MatchSession:
         complete = bool(steps) and (probe.is_terminal() or probe.turn_start)
         model = probe.render_model(view=self.drawn_as(seat), last_turn=paths)
         return {
-            "svg": picture(model),
+            "svg": render_svg(model),
             "phase": model.phase,
             "status_text": model.status,
             "scores": None if model.scores is None else list(model.scores),

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from boardlab.cli.main import main
+from tests.cli.errors import error_line
 
 CASES = [
     (["moves", "chess"], "unknown game 'chess'"),
@@ -45,12 +46,7 @@ CASES = [
 def test_bad_input_gives_one_line_and_exit_2(
     capsys: pytest.CaptureFixture[str], argv: list[str], expected: str
 ) -> None:
-    code = main(argv)
-    out, err = capsys.readouterr()
-    assert code == 2
-    assert out == ""
-    assert err.startswith("boardlab: error: ")
-    assert err.count("\n") == 1
+    err = error_line(capsys, argv)
     assert expected in err
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from boardlab.cli.main import main
+from tests.cli.errors import error_line
 from tests.cli.processes import BOARDLAB, WAIT, run
 
 HUGE = "9" * 5000
@@ -33,12 +33,7 @@ CASES = [
 def test_hostile_input_gives_one_short_line(
     capsys: pytest.CaptureFixture[str], argv: list[str], expected: str
 ) -> None:
-    code = main(argv)
-    out, err = capsys.readouterr()
-    assert code == 2
-    assert out == ""
-    assert err.startswith("boardlab: error: ")
-    assert err.count("\n") == 1
+    err = error_line(capsys, argv)
     assert len(err) < 600
     assert expected in err
 

@@ -257,26 +257,40 @@ class GamePage {
     if (seat === null || this.busy) return;
     this.choices = null;
     const steps = [...this.steps, decision.text];
-    this.busy = true;
-    try {
+    await this.whileBusy(async () => {
       const preview = await request("POST", `${this.api}/preview`, {
         body: { seat, steps }, matchId: this.id,
       });
       if (preview.turn_complete) {
         await this.commit({ seat, ply: this.view.ply, turn: steps.join("+") });
       } else {
-        this.steps = steps;
-        this.preview = preview;
-        this.picker.reset(preview.legal);
-        this.render();
+        this.showPreview(steps, preview);
       }
-    } catch (error) {
-      this.fail(error);
+    }, () => {
       this.resetTurn();
       this.render();
+    });
+  }
+
+  /** Run ``task`` with the page marked busy; a failure is shown, then ``recover`` runs. */
+  async whileBusy(task, recover = () => {}) {
+    this.busy = true;
+    try {
+      await task();
+    } catch (error) {
+      this.fail(error);
+      recover();
     } finally {
       this.busy = false;
     }
+  }
+
+  /** Show the position inside the turn after ``steps``, as the server previewed it. */
+  showPreview(steps, preview) {
+    this.steps = steps;
+    this.preview = preview;
+    this.picker.reset(preview.legal);
+    this.render();
   }
 
   async commit(body) {
@@ -293,47 +307,25 @@ class GamePage {
       this.render();
       return;
     }
-    this.busy = true;
-    try {
+    await this.whileBusy(async () => {
       const preview = await request("POST", `${this.api}/preview`, {
         body: { seat: this.mySeat(), steps }, matchId: this.id,
       });
-      this.steps = steps;
-      this.preview = preview;
-      this.picker.reset(preview.legal);
-      this.render();
-    } catch (error) {
-      this.fail(error);
-    } finally {
-      this.busy = false;
-    }
+      this.showPreview(steps, preview);
+    });
   }
 
   async typed(text) {
     const seat = this.mySeat();
     if (!text || seat === null) return;
     const turn = [...this.steps, text].join("+");
-    this.busy = true;
-    try {
-      await this.commit({ seat, ply: this.view.ply, turn });
-    } catch (error) {
-      this.fail(error);
-    } finally {
-      this.busy = false;
-    }
+    await this.whileBusy(() => this.commit({ seat, ply: this.view.ply, turn }));
   }
 
   async preset(name) {
     const seat = this.mySeat();
     if (seat === null || this.busy) return;
-    this.busy = true;
-    try {
-      await this.commit({ seat, ply: this.view.ply, preset: name });
-    } catch (error) {
-      this.fail(error);
-    } finally {
-      this.busy = false;
-    }
+    await this.whileBusy(() => this.commit({ seat, ply: this.view.ply, preset: name }));
   }
 
   /** The seat a resign or takeback speaks for: the one to move if held, else the first held. */
