@@ -78,7 +78,7 @@ class Kernel:
     decode: Callable[[KernelArray], State]
 
 
-_KERNEL_MODULES = {
+KERNEL_MODULES = {
     "carnyx": "boardlab.games.carnyx.kernel",
     "murus-gallicus": "boardlab.games.murus_gallicus.kernel",
     "colosseum-offcuts": "boardlab.games.colosseum_offcuts.kernel",
@@ -107,7 +107,7 @@ def kernel_for(game: Game) -> Kernel | None:
     wanted = requested_engine()
     if wanted == "python":
         return None
-    module_name = _KERNEL_MODULES.get(game.id)
+    module_name = KERNEL_MODULES.get(game.id)
     try:
         if module_name is None:
             raise ImportError(f"{game.id} has no compiled kernel")

@@ -8,12 +8,13 @@ the position text, the terminal status, the returns, the seat to move and the Zo
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import random
 
 import numpy as np
 
-from boardlab.core.engine import Kernel, KernelArray
+from boardlab.core.engine import KERNEL_MODULES, Kernel, KernelArray
 from boardlab.core.game import Game
 from boardlab.core.state import State
 
@@ -63,6 +64,17 @@ def lockstep(game: Game, kernel: Kernel, games: int, seed: int) -> int:
             kernel.apply(kernel.params, s, action)
             decisions += 1
     return decisions
+
+
+def option_sets(game_id: str) -> list[dict[str, object]]:
+    """The option sets a game's kernel is checked on (its package's ``kernel_cases.py``).
+
+    Each option varied with the others at their defaults, every seat count, and the
+    combinations that change the same rule; the tests and the long runs use the same list.
+    """
+    package = KERNEL_MODULES[game_id].rsplit(".", 1)[0]
+    cases: list[dict[str, object]] = importlib.import_module(f"{package}.kernel_cases").OPTION_SETS
+    return cases
 
 
 def _fail(where: str, what: str) -> None:

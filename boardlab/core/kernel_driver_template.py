@@ -1,0 +1,141 @@
+"""The source of the compiled drivers that run any game's kernel (random playouts, perft).
+
+Numba cannot cache a compiled function that takes another compiled function as an argument
+or from a closure (the cache key holds the callee's address: numba/numba#2956, #6264), so
+:mod:`boardlab.core.kernel_drivers` writes this file once per game, with the block between the
+``kernel`` markers replaced by an import of that game's kernel functions, and imports the copy
+from the user's cache directory, where Numba caches it like any module. Read as is, the
+placeholders below only make the source importable and type-checkable.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from boardlab.core.engine import KernelArray
+
+# -- kernel --
+
+
+def legal(p: KernelArray, s: KernelArray, out: KernelArray) -> int:
+    """Placeholder for the game's ``legal``."""
+    raise NotImplementedError
+
+
+def apply(p: KernelArray, s: KernelArray, action: int) -> None:
+    """Placeholder for the game's ``apply``."""
+    raise NotImplementedError
+
+
+def returns(p: KernelArray, s: KernelArray, out: KernelArray) -> None:
+    """Placeholder for the game's ``returns``."""
+    raise NotImplementedError
+
+
+# -- end kernel --
+
+_MIX = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed int64 (the golden ratio)
+_STAR = 2685821657736338717  # the xorshift64* multiplier 0x2545F4914F6CDD1D
+_LOW52 = (1 << 52) - 1
+_LOW37 = (1 << 37) - 1
+_LOW32 = (1 << 32) - 1
+
+
+@numba.njit(cache=True)
+def _seeded(seed: int) -> int:
+    """A non-zero xorshift64* state from any seed."""
+    x = (seed + 1) * _MIX
+    x ^= (x >> 31) & ((1 << 33) - 1)
+    return x if x != 0 else 1
+
+
+@numba.njit(cache=True)
+def _next(x: int) -> int:
+    """One xorshift64* step of the generator state (int64 bits, logical shifts)."""
+    x ^= (x >> 12) & _LOW52
+    x ^= x << 25
+    x ^= (x >> 27) & _LOW37
+    return x
+
+
+@numba.njit(cache=True)
+def _below(x: int, n: int) -> int:
+    """A number in ``[0, n)`` from generator state ``x`` (the high 32 bits, scaled)."""
+    return (((x * _STAR) >> 32) & _LOW32) * n >> 32
+
+
+@numba.njit(cache=True)
+def random_playouts(
+    p: KernelArray, s: KernelArray, n: int, seed: int, max_legal: int
+) -> tuple[int, int]:
+    """Play ``n`` uniformly random games from ``s`` (unchanged); (games, decisions)."""
+    moves = np.empty(max_legal, dtype=np.int64)
+    work = np.empty_like(s)
+    x = _seeded(seed)
+    decisions = 0
+    for _ in range(n):
+        work[:] = s
+        while True:
+            count = legal(p, work, moves)
+            if count == 0:
+                break
+            x = _next(x)
+            apply(p, work, moves[_below(x, count)])
+            decisions += 1
+    return n, decisions
+
+
+@numba.njit(cache=True)
+def rollout(p: KernelArray, s: KernelArray, seed: int, moves: KernelArray, out: KernelArray) -> int:
+    """Play ``s`` to its end with uniformly random decisions, in place; returns into ``out``.
+
+    ``moves`` is scratch of length ``max_legal``; the result is the number of decisions played.
+    """
+    x = _seeded(seed)
+    decisions = 0
+    while True:
+        count = legal(p, s, moves)
+        if count == 0:
+            break
+        x = _next(x)
+        apply(p, s, moves[_below(x, count)])
+        decisions += 1
+    returns(p, s, out)
+    return decisions
+
+
+@numba.njit(cache=True)
+def perft(p: KernelArray, s: KernelArray, depth: int, max_legal: int) -> int:
+    """Leaves ``depth`` decisions below ``s`` (unchanged), bulk-counted at the last level.
+
+    Depth-first with an explicit stack of states and move lists: Numba's cache loads a
+    recursive function badly (it crashed on a cached start-up).
+    """
+    if depth <= 0:
+        return 1
+    states = np.empty((depth, s.shape[0]), dtype=np.int64)
+    moves = np.empty((depth, max_legal), dtype=np.int64)
+    counts = np.zeros(depth, dtype=np.int64)
+    done = np.zeros(depth, dtype=np.int64)  # moves of each level already expanded
+    states[0, :] = s
+    counts[0] = legal(p, states[0], moves[0])
+    if depth == 1:
+        return int(counts[0])
+    total = 0
+    level = 0
+    while level >= 0:
+        if done[level] == counts[level]:
+            level -= 1
+            continue
+        child = states[level + 1]
+        child[:] = states[level]
+        apply(p, child, moves[level, done[level]])
+        done[level] += 1
+        if level + 2 == depth:  # bulk counting: the leaves are the child's legal decisions
+            total += legal(p, child, moves[level + 1])
+        else:
+            level += 1
+            counts[level] = legal(p, child, moves[level])
+            done[level] = 0
+    return total

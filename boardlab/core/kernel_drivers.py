@@ -1,0 +1,113 @@
+"""Compiled drivers over any game's kernel: random playouts, rollouts and perft.
+
+One driver source (:mod:`boardlab.core.kernel_driver_template`) serves every game: for each
+kernel module a copy that imports that game's ``legal``, ``apply`` and ``returns`` is written
+to ``<user cache>/boardlab/drivers`` and imported from there, so Numba compiles it once per game
+and caches it on disk like the kernel itself (Numba cannot cache a function that receives
+compiled functions as arguments). The copy's text carries a digest of the template and of the
+game's ``kernel*.py`` files, so a changed kernel rewrites it and Numba compiles it afresh.
+Needs NumPy and Numba (the ``fast`` extra).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import re
+import sys
+import tempfile
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+
+from boardlab.core.engine import Kernel, KernelArray
+
+_TEMPLATE = Path(__file__).with_name("kernel_driver_template.py")
+_KERNEL_BLOCK = re.compile(r"# -- kernel --\n.*# -- end kernel --\n", re.DOTALL)
+_FUNCTIONS = ("legal", "apply", "returns")
+
+
+def cache_root() -> Path:
+    """Boardlab's per-user cache directory (``$XDG_CACHE_HOME/boardlab`` or ``~/.cache``)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "boardlab"
+
+
+def random_playouts(kernel: Kernel, s: KernelArray, n: int, seed: int) -> tuple[int, int]:
+    """Play ``n`` uniformly random games from ``s`` (unchanged); returns (games, decisions)."""
+    games, decisions = _drivers(kernel).random_playouts(kernel.params, s, n, seed, kernel.max_legal)
+    return int(games), int(decisions)
+
+
+def perft(kernel: Kernel, s: KernelArray, depth: int) -> int:
+    """Leaf positions ``depth`` decisions below ``s``, as :func:`boardlab.core.perft.perft`."""
+    return int(_drivers(kernel).perft(kernel.params, s, depth, kernel.max_legal))
+
+
+def rollout(kernel: Kernel, s: KernelArray, seed: int) -> tuple[tuple[float, ...], int]:
+    """Play ``s`` to its end in place with random decisions: (returns, decisions played)."""
+    moves = np.empty(kernel.max_legal, dtype=np.int64)
+    out = np.zeros(kernel.game.num_players, dtype=np.float64)
+    decisions = _drivers(kernel).rollout(kernel.params, s, seed, moves, out)
+    return tuple(float(r) for r in out), int(decisions)
+
+
+def drivers_module(kernel: Kernel) -> ModuleType:
+    """The compiled drivers specialised to ``kernel``'s game (its ``rollout`` etc.)."""
+    return _drivers(kernel)
+
+
+def _drivers(kernel: Kernel) -> ModuleType:
+    modules = {getattr(kernel, name).py_func.__module__ for name in _FUNCTIONS}
+    if len(modules) != 1:
+        raise ValueError(f"{kernel.game.id}: legal, apply and returns must share a module")
+    names = tuple(getattr(kernel, name).py_func.__name__ for name in _FUNCTIONS)
+    return _specialised(modules.pop(), names)
+
+
+@cache
+def _specialised(module_name: str, names: tuple[str, ...]) -> ModuleType:
+    """Write (when changed) and import the driver source bound to one kernel module."""
+    kernel_file = Path(str(sys.modules[module_name].__file__))
+    template = _TEMPLATE.read_text(encoding="utf-8")
+    digest = hashlib.sha256(template.encode())
+    for path in sorted(kernel_file.parent.glob("kernel*.py")):
+        digest.update(path.read_bytes())
+    imports = ", ".join(f"{name} as {role}" for name, role in zip(names, _FUNCTIONS, strict=True))
+    block = (
+        f"# -- kernel: {module_name}, sources {digest.hexdigest()[:16]} --\n"
+        f"from {module_name} import {imports}  # noqa: E501\n"
+    )
+    text = _KERNEL_BLOCK.sub(lambda _: block, template, count=1)
+    stem = "drivers_" + module_name.replace(".", "_")
+    path = _write_if_changed(stem, text)
+    spec = importlib.util.spec_from_file_location(stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[stem] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _write_if_changed(stem: str, text: str) -> Path:
+    """The driver file in the user's cache, else in a temporary directory (no reuse then)."""
+    for folder in (cache_root() / "drivers", None):
+        try:
+            if folder is None:
+                folder = Path(tempfile.mkdtemp(prefix="boardlab-drivers-"))
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / f"{stem}.py"
+            if path.exists() and path.read_text(encoding="utf-8") == text:
+                return path
+            # Written aside and renamed: processes starting together never read half a file.
+            handle, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(text)
+            os.replace(temporary, path)
+            return path
+        except OSError:
+            continue
+    raise OSError("no writable directory for the compiled drivers")
