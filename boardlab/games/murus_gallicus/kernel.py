@@ -1,0 +1,380 @@
+"""The compiled Murus Gallicus kernel: the rules of ``state.py`` over int64 bitboards (Numba).
+
+Boards are 8 columns wide and at most 8 rows high, so one int64 holds a whole board with 8
+bits per row (cell ``row * 8 + column``), every option included. Moves are generated for all
+towers of one direction at once by shifting the free-cell board (the Pgx and chess-engine
+way); the reference's 9-bit rows survive only in the action ids, which are the reference's:
+``(kind * 8 + direction) * cells + origin`` with ``origin = row * 9 + column``.
+
+State ``s`` (``STATE_SIZE`` int64 = 1 KB):
+
+* ``s[0:4]``: Roman towers, Roman walls, Gaul towers, Gaul walls (bitboards);
+* ``s[4]`` side to move, ``s[5]`` ply, ``s[6]`` 1 when over, ``s[7]`` winner (-1 draw),
+  ``s[8]`` termination (the ``_TERMINATIONS`` index), ``s[9]`` Zobrist key, ``s[10]`` the
+  number of keys in the history;
+* ``s[HISTORY:]``: the keys of the positions that began a turn since the last sacrifice, the
+  current one included, for the repetition rule.
+
+Why the history is exact: a tower move keeps every stone and a sacrifice removes two, so a
+position from before a sacrifice can never occur again and the history restarts there. The
+bound: ``HISTORY_CAPACITY`` turn starts without a sacrifice. A game that goes further with the
+repetition rule on raises :class:`HistoryOverflow` (never a silent difference); it cannot
+happen while ``max_plies`` ≤ ``HISTORY_CAPACITY``. Keys are 64-bit Zobrist keys, so two
+different positions are taken for a repetition only on a key collision (about one chance in
+10^16 per pair of positions), as in chess engines.
+
+``max_legal``: 8 tower moves and 8 sacrifices per tower and at most 32 towers (64 stones).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from boardlab.core.engine import Kernel, KernelArray
+from boardlab.core.game import Game
+from boardlab.core.outcome import Outcome, Termination
+from boardlab.core.state import State
+from boardlab.games.murus_gallicus.board import STRIDE
+from boardlab.games.murus_gallicus.game import MurusGallicus
+from boardlab.games.murus_gallicus.state import MurusGallicusState
+
+# Parameter slots.
+P_CELLS = 0  # bit positions of the reference's 9-bit rows (its action-id stride)
+P_REPETITION = 1
+P_MAX_PLIES = 2
+P_MASK = 3  # every cell on the board
+P_GOALS = 4  # the rows the Romans and the Gauls must reach (two slots)
+P_ZOBRIST = 6  # 4 kinds x 64 cells, then the side-to-move key
+PARAMS_SIZE = P_ZOBRIST + 4 * 64 + 1
+
+# State slots.
+S_SIDE, S_PLY, S_OVER, S_WINNER, S_TERMINATION, S_KEY, S_COUNT = 4, 5, 6, 7, 8, 9, 10
+HISTORY = 16
+HISTORY_CAPACITY = 112
+STATE_SIZE = HISTORY + HISTORY_CAPACITY
+MAX_LEGAL = 32 * 16
+
+_TERMINATIONS = (
+    None,
+    Termination.HOME_ROW,
+    Termination.STALEMATE,
+    Termination.REPETITION,
+    Termination.PLY_CAP,
+)
+_HOME_ROW, _STALEMATE, _REPETITION, _PLY_CAP = 1, 2, 3, 4
+
+_NOT_A = 0xFEFEFEFEFEFEFEFE - (1 << 64)  # every cell but column a, as a signed int64
+_NOT_H = 0x7F7F7F7F7F7F7F7F
+# Per direction (N, NE, E, SE, S, SW, W, NW, as board.SHIFTS): the bit shift, and the cells a
+# one-step shift may land on (a step east never lands on column a, nor west on column h).
+_SHIFT = np.array([8, 9, 1, -7, -8, -9, -1, 7], dtype=np.int64)
+_LAND = np.array([-1, _NOT_A, _NOT_A, _NOT_A, -1, _NOT_H, _NOT_H, _NOT_H], dtype=np.int64)
+# Right shifts of an int64 copy its sign bit: these masks make them logical.
+_LOW = np.array([-1] + [(1 << (64 - k)) - 1 for k in range(1, 64)], dtype=np.int64)
+
+
+class HistoryOverflow(RuntimeError):
+    """More turns without a sacrifice than the kernel's repetition history holds."""
+
+
+@numba.njit(cache=True)
+def _step(x: int, direction: int) -> int:
+    """Every cell of ``x`` moved one step in ``direction``; steps off the board vanish."""
+    shift = _SHIFT[direction]
+    if shift > 0:
+        return int((x << shift) & _LAND[direction])
+    return int((x >> -shift) & _LOW[-shift] & _LAND[direction])
+
+
+@numba.njit(cache=True)
+def _bit_index(low: int) -> int:
+    """The index of the single set bit of ``low`` (a power of two, bit 63 included)."""
+    index = 0
+    if low & 0xFFFFFFFF == 0:
+        index += 32
+        low = (low >> 32) & 0xFFFFFFFF
+    if low & 0xFFFF == 0:
+        index += 16
+        low >>= 16
+    if low & 0xFF == 0:
+        index += 8
+        low >>= 8
+    if low & 0xF == 0:
+        index += 4
+        low >>= 4
+    if low & 0x3 == 0:
+        index += 2
+        low >>= 2
+    if low & 0x1 == 0:
+        index += 1
+    return index
+
+
+@numba.njit(cache=True)
+def legal(p: KernelArray, s: KernelArray, out: KernelArray) -> int:
+    """Tower moves (near and far cell empty or own wall), then sacrifices (spec §6)."""
+    if s[S_OVER]:
+        return 0
+    own = 2 * s[S_SIDE]
+    towers = s[own]
+    enemy_walls = s[3 - own]
+    free = p[P_MASK] & ~(towers | s[2 - own] | enemy_walls)
+    cells = p[P_CELLS]
+    n = 0
+    for direction in range(8):
+        back = direction ^ 4  # the opposite direction
+        near_free = free & _step(free, back)  # free cells whose next cell is free too
+        origins = towers & _step(near_free, back)
+        base = direction * cells
+        while origins:
+            low = origins & -origins
+            cell = _bit_index(low)
+            out[n] = base + cell + (cell >> 3)
+            n += 1
+            origins ^= low
+    if enemy_walls:
+        for direction in range(8):
+            origins = towers & _step(enemy_walls, direction ^ 4)
+            base = (8 + direction) * cells
+            while origins:
+                low = origins & -origins
+                cell = _bit_index(low)
+                out[n] = base + cell + (cell >> 3)
+                n += 1
+                origins ^= low
+    return n
+
+
+@numba.njit(cache=True)
+def _can_move(p: KernelArray, s: KernelArray) -> bool:
+    """Whether the side to move has any tower move or sacrifice."""
+    own = 2 * s[S_SIDE]
+    towers = s[own]
+    enemy_walls = s[3 - own]
+    free = p[P_MASK] & ~(towers | s[2 - own] | enemy_walls)
+    for direction in range(8):
+        back = direction ^ 4
+        if towers & _step(free & _step(free, back), back):
+            return True
+        if towers & _step(enemy_walls, back):
+            return True
+    return False
+
+
+@numba.njit(cache=True)
+def _end(s: KernelArray, winner: int, termination: int) -> None:
+    s[S_OVER] = 1
+    s[S_WINNER] = winner
+    s[S_TERMINATION] = termination
+
+
+@numba.njit(cache=True)
+def apply(p: KernelArray, s: KernelArray, action: int) -> None:
+    """Play ``action`` (spec §7), then breakthrough, stalemate (§8), repetition, ply cap (§9)."""
+    cells = p[P_CELLS]
+    kind_direction = action // cells
+    origin = action - kind_direction * cells
+    cell = origin - origin // STRIDE
+    direction = kind_direction & 7
+    mover = s[S_SIDE]
+    own = 2 * mover
+    zobrist = P_ZOBRIST
+    key = s[S_KEY] ^ p[zobrist + 256]
+    if kind_direction < 8:  # tower move: the near and far cells each gain a stone
+        near = cell + _SHIFT[direction]
+        far = near + _SHIFT[direction]
+        walls = s[own + 1]
+        key ^= p[zobrist + own * 64 + cell]
+        for target in (near, far):
+            if walls >> target & 1:  # an own wall becomes a tower
+                key ^= p[zobrist + (own + 1) * 64 + target] ^ p[zobrist + own * 64 + target]
+            else:  # an empty cell becomes a wall
+                key ^= p[zobrist + (own + 1) * 64 + target]
+        target_bits = (1 << near) | (1 << far)
+        s[own] = (s[own] ^ (1 << cell)) | (walls & target_bits)
+        s[own + 1] = walls ^ target_bits
+        sacrifice = False
+    else:  # sacrifice: the enemy wall goes, the tower becomes a wall
+        wall = cell + _SHIFT[direction]
+        s[3 - own] ^= 1 << wall
+        s[own] ^= 1 << cell
+        s[own + 1] |= 1 << cell
+        key ^= p[zobrist + (3 - own) * 64 + wall]
+        key ^= p[zobrist + own * 64 + cell] ^ p[zobrist + (own + 1) * 64 + cell]
+        sacrifice = True
+    s[S_KEY] = key
+    s[S_SIDE] = 1 - mover
+    s[S_PLY] += 1
+    if (s[own] | s[own + 1]) & p[P_GOALS + mover]:
+        _end(s, mover, _HOME_ROW)
+        return
+    if not _can_move(p, s):
+        _end(s, mover, _STALEMATE)
+        return
+    _shared_rules(p, s, sacrifice)
+
+
+@numba.njit(cache=True)
+def _shared_rules(p: KernelArray, s: KernelArray, restart: bool) -> None:
+    """Repetition then the ply cap, at the start of a turn (``State._check_shared_rules``)."""
+    limit = p[P_REPETITION]
+    if limit:
+        count = 0 if restart else s[S_COUNT]
+        key = s[S_KEY]
+        seen = 1
+        for index in range(HISTORY, HISTORY + count):
+            if s[index] == key:
+                seen += 1
+        if count == HISTORY_CAPACITY:
+            raise HistoryOverflow("Murus Gallicus kernel: repetition history full")
+        s[HISTORY + count] = key
+        s[S_COUNT] = count + 1
+        if seen >= limit:
+            _end(s, -1, _REPETITION)
+            return
+    cap = p[P_MAX_PLIES]
+    if cap and s[S_PLY] >= cap:
+        _end(s, -1, _PLY_CAP)
+
+
+@numba.njit(cache=True)
+def is_over(p: KernelArray, s: KernelArray) -> bool:
+    """True when the game has ended."""
+    return bool(s[S_OVER] != 0)
+
+
+@numba.njit(cache=True)
+def returns(p: KernelArray, s: KernelArray, out: KernelArray) -> None:
+    """+1 to the winner and -1 to the loser; zeros for a draw or a game still going on."""
+    out[0] = 0.0
+    out[1] = 0.0
+    if s[S_OVER] and s[S_WINNER] >= 0:
+        out[s[S_WINNER]] = 1.0
+        out[1 - s[S_WINNER]] = -1.0
+
+
+@numba.njit(cache=True)
+def player(p: KernelArray, s: KernelArray) -> int:
+    """The seat to move."""
+    return int(s[S_SIDE])
+
+
+@numba.njit(cache=True)
+def key(p: KernelArray, s: KernelArray) -> int:
+    """The incremental Zobrist key of the board and the side to move."""
+    return int(s[S_KEY])
+
+
+def _to_cells(bits: int) -> int:
+    """A reference bitboard (9-bit rows) as a kernel bitboard (8-bit rows), as an int64."""
+    out = 0
+    while bits:
+        low = bits & -bits
+        index = low.bit_length() - 1
+        out |= 1 << (index - index // STRIDE)
+        bits ^= low
+    return out - (1 << 64) if out >> 63 else out
+
+
+def _from_cells(bits: int) -> int:
+    """A kernel bitboard as the reference's (9-bit rows)."""
+    bits &= (1 << 64) - 1
+    out = 0
+    while bits:
+        low = bits & -bits
+        index = low.bit_length() - 1
+        out |= 1 << (index + index // 8)
+        bits ^= low
+    return out
+
+
+def _params(game: MurusGallicus) -> KernelArray:
+    board = game.board
+    p = np.zeros(PARAMS_SIZE, dtype=np.int64)
+    p[P_CELLS] = board.cells
+    p[P_REPETITION] = game.repetition_draw
+    p[P_MAX_PLIES] = game.max_plies
+    p[P_MASK] = _to_cells(board.mask)
+    p[P_GOALS] = _to_cells(board.goals[0])
+    p[P_GOALS + 1] = _to_cells(board.goals[1])
+    # A fixed seed: equal positions get equal keys in every process.
+    rng = np.random.default_rng(20_2026)
+    p[P_ZOBRIST:] = rng.integers(-(1 << 63), (1 << 63) - 1, size=4 * 64 + 1, dtype=np.int64)
+    return p
+
+
+def _zobrist(p: KernelArray, boards: list[int], side: int) -> int:
+    """The key of a position computed from scratch (as an int64)."""
+    value = int(p[P_ZOBRIST + 256]) if side else 0
+    for kind, bits in enumerate(boards):
+        bits &= (1 << 64) - 1
+        while bits:
+            low = bits & -bits
+            value ^= int(p[P_ZOBRIST + kind * 64 + low.bit_length() - 1])
+            bits ^= low
+    return value
+
+
+def make_kernel(game: Game) -> Kernel:
+    """The compiled twin of ``game`` with its options (board, repetition_draw, max_plies)."""
+    assert isinstance(game, MurusGallicus)
+    p = _params(game)
+
+    def encode(state: State) -> KernelArray:
+        """The kernel state of a reference state, its outcome and repetition history."""
+        assert isinstance(state, MurusGallicusState)
+        s = np.zeros(STATE_SIZE, dtype=np.int64)
+        boards = [_to_cells(bits) for bits in state.bits]
+        s[0:4] = boards
+        s[S_SIDE] = state.side
+        s[S_PLY] = state.ply
+        s[S_KEY] = _zobrist(p, boards, state.side)
+        stones = _stones(state.bits)
+        history = [
+            _zobrist(p, [_to_cells(b) for b in seen[:4]], seen[4])
+            for seen, count in state._seen.items()
+            if isinstance(seen, tuple) and _stones(list(seen[:4])) == stones
+            for _ in range(count)
+        ]
+        if len(history) > HISTORY_CAPACITY:
+            raise HistoryOverflow(f"{len(history)} positions since the last sacrifice")
+        s[HISTORY : HISTORY + len(history)] = history
+        s[S_COUNT] = len(history)
+        outcome = state.outcome
+        if outcome is not None:
+            winners = [seat for seat, reward in enumerate(outcome.rewards()) if reward > 0]
+            s[S_OVER] = 1
+            s[S_WINNER] = winners[0] if winners else -1
+            s[S_TERMINATION] = _TERMINATIONS.index(outcome.termination)
+        return s
+
+    def decode(s: KernelArray) -> MurusGallicusState:
+        """The reference position (its repetition history is not rebuilt)."""
+        bits = [_from_cells(int(b)) for b in s[0:4]]
+        state = MurusGallicusState(game, bits, int(s[S_SIDE]), int(s[S_PLY]))
+        if s[S_OVER] and s[S_WINNER] < 0:
+            termination = _TERMINATIONS[int(s[S_TERMINATION])]
+            assert termination is not None
+            state._outcome = Outcome.draw(2, termination)
+        return state
+
+    return Kernel(
+        game=game,
+        params=p,
+        state_size=STATE_SIZE,
+        max_legal=MAX_LEGAL,
+        legal=legal,
+        apply=apply,
+        is_over=is_over,
+        returns=returns,
+        player=player,
+        key=key,
+        encode=encode,
+        decode=decode,
+    )
+
+
+def _stones(bits: list[int]) -> int:
+    """Stones on the board: a sacrifice lowers it, nothing raises it."""
+    return sum((2 - index % 2) * b.bit_count() for index, b in enumerate(bits))
