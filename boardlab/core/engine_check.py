@@ -48,10 +48,13 @@ def compare(kernel: Kernel, state: State, s: KernelArray, where: str) -> None:
         _fail(where, "incremental Zobrist key differs from the key computed afresh")
 
 
-def lockstep(game: Game, kernel: Kernel, games: int, seed: int) -> int:
-    """Play ``games`` seeded random games in lock step; returns the decisions compared."""
+def lockstep(game: Game, kernel: Kernel, games: int, seed: int, first: int = 0) -> int:
+    """Play ``games`` seeded random games in lock step; returns the decisions compared.
+
+    Game ``i`` of seed ``seed`` is always the same game, so a run may start at ``first``.
+    """
     decisions = 0
-    for index in range(games):
+    for index in range(first, first + games):
         rng = random.Random(f"{seed}:{index}")
         state = game.new_initial_state()
         s = kernel.encode(state)
