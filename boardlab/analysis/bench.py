@@ -2,18 +2,23 @@
 
 Perft and playouts start from the game's initial position with its default options, so the
 figures of different versions of one game can be compared; the bots' figures come from
-:func:`boardlab.ai.bench.bot_speed`.
+:func:`boardlab.ai.bench.bot_speed`. Perft and playouts run on the engine in use (the game's
+compiled kernel when there is one, see docs/engine.md); the report names it. Compiling or
+loading the kernel happens before the clock starts.
 """
 
 from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 from boardlab.ai.bench import bot_speed
+from boardlab.core.engine import Kernel, kernel_for
 from boardlab.core.game import Game
 from boardlab.core.perft import perft
+from boardlab.core.state import State
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,7 @@ class GameBench:
     """Every measurement for one game."""
 
     game: str
+    engine: str  # "compiled" or "reference": what ran perft and the playouts
     perft: PerftBench
     playouts: PlayoutBench
     bots: dict[str, float]  # mcts_sims_per_s, alphabeta_nodes_per_s (two players only)
@@ -62,6 +68,7 @@ class GameBench:
         """A JSON-ready summary, rates included."""
         return {
             "game": self.game,
+            "engine": self.engine,
             "perft": {
                 **asdict(self.perft),
                 "leaves_per_second": round(self.perft.leaves_per_second),
@@ -75,18 +82,31 @@ class GameBench:
         }
 
 
-def bench_perft(game: Game, seconds: float, max_depth: int = 12) -> PerftBench:
+def bench_perft(
+    game: Game, seconds: float, max_depth: int = 12, kernel: Kernel | None = None
+) -> PerftBench:
     """Perft at depths 1, 2, ... while the next depth is predicted to fit in ``seconds``.
 
     The prediction multiplies the last time by the last growth factor of the leaf count.
+    With a ``kernel``, the compiled perft counts (the same numbers).
     """
     state = game.new_initial_state()
+    count: Callable[[State, int], int] = perft
+    if kernel is not None:
+        from boardlab.core import kernel_drivers
+
+        start = kernel.encode(state)
+        kernel_drivers.perft(kernel, start, 1)  # load or compile before the clock starts
+
+        def count(_: State, depth: int) -> int:
+            return kernel_drivers.perft(kernel, start, depth)
+
     best = PerftBench(0, 1, 0.0)
     spent = 0.0
     previous_leaves = 1
     for depth in range(1, max_depth + 1):
         begin = time.perf_counter()
-        leaves = perft(state, depth)
+        leaves = count(state, depth)
         elapsed = time.perf_counter() - begin
         spent += elapsed
         best = PerftBench(depth, leaves, elapsed)
@@ -97,8 +117,16 @@ def bench_perft(game: Game, seconds: float, max_depth: int = 12) -> PerftBench:
     return best
 
 
-def bench_playouts(game: Game, seconds: float, seed: int = 0) -> PlayoutBench:
-    """Uniformly random playouts until ``seconds`` have passed (at least one playout)."""
+def bench_playouts(
+    game: Game, seconds: float, seed: int = 0, kernel: Kernel | None = None
+) -> PlayoutBench:
+    """Uniformly random playouts until ``seconds`` have passed (at least one playout).
+
+    With a ``kernel``, the compiled driver plays them in batches that grow until the time is
+    spent, with the kernel's own random numbers (the same distribution of games).
+    """
+    if kernel is not None:
+        return _compiled_playouts(kernel, seconds, seed)
     rng = random.Random(seed)
     choice = rng.choice
     initial = game.new_initial_state()
@@ -117,8 +145,31 @@ def bench_playouts(game: Game, seconds: float, seed: int = 0) -> PlayoutBench:
     return PlayoutBench(playouts, decisions, elapsed)
 
 
+def _compiled_playouts(kernel: Kernel, seconds: float, seed: int) -> PlayoutBench:
+    from boardlab.core import kernel_drivers
+
+    start = kernel.encode(kernel.game.new_initial_state())
+    kernel_drivers.random_playouts(kernel, start, 1, seed)  # load or compile first
+    playouts = decisions = 0
+    batch = 1
+    begin = time.perf_counter()
+    elapsed = 0.0
+    while playouts == 0 or elapsed < seconds:
+        games, played = kernel_drivers.random_playouts(kernel, start, batch, seed + playouts)
+        playouts += games
+        decisions += played
+        elapsed = time.perf_counter() - begin
+        batch *= 2 if elapsed < seconds / 4 else 1
+    return PlayoutBench(playouts, decisions, elapsed)
+
+
 def bench_game(game: Game, seconds: float) -> GameBench:
-    """Every benchmark for ``game``, each given ``seconds``."""
+    """Every benchmark for ``game``, each given ``seconds``, on the engine in use."""
+    kernel = kernel_for(game)
     return GameBench(
-        game.id, bench_perft(game, seconds), bench_playouts(game, seconds), bot_speed(game, seconds)
+        game.id,
+        "reference" if kernel is None else "compiled",
+        bench_perft(game, seconds, kernel=kernel),
+        bench_playouts(game, seconds, kernel=kernel),
+        bot_speed(game, seconds),
     )

@@ -19,11 +19,12 @@ from boardlab.analysis.match import (
     player_labels,
 )
 from boardlab.cli.pictures import replay_pictures, show_pictures
+from boardlab.core.engine import engine_name
 from boardlab.core.errors import OptionError
 from boardlab.core.game import Game
 from boardlab.core.options import SEED, format_value, parse_assignments
 from boardlab.core.outcome import Result
-from boardlab.core.perft import divide, perft
+from boardlab.core.perft import divide, leaf_count
 from boardlab.core.records import apply_turn, load_record
 from boardlab.core.registry import game_class, game_ids, make
 from boardlab.core.state import State
@@ -68,7 +69,7 @@ def start_state(game: Game, position: str | None, moves: list[str]) -> State:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    """List the installed games with their players and options."""
+    """List the installed games with their players, the engine that runs them, and options."""
     if args.json:
         print(json.dumps([_game_entry(game_id) for game_id in game_ids()], indent=2))
         return 0
@@ -78,6 +79,7 @@ def cmd_games(args: argparse.Namespace) -> int:
         count = str(low) if low == high else f"{low}-{high}"
         names = ", ".join(make(game_id).player_names)
         print(f"{game_id}  {cls.name}  ({count} players; default seats: {names})")
+        print(f"    engine: {engine_name(make(game_id))}")
         for spec in cls.OPTIONS:
             shown = "random" if spec.default is None else format_value(spec.default)
             print(f"    {spec.key}={shown}  [{spec.allowed()}]  {spec.help}")
@@ -92,6 +94,7 @@ def _game_entry(game_id: str) -> dict[str, object]:
         "min_players": cls.min_players,
         "max_players": cls.max_players,
         "player_names": list(make(game_id).player_names),
+        "engine": engine_name(make(game_id)),
         "has_chance": cls.has_chance,
         "has_hidden_information": cls.has_hidden_information,
         "options": [
@@ -148,7 +151,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
         )
     state = start_state(make_game(args), args.position, args.moves)
     if not args.divide:
-        print(perft(state, args.depth))
+        print(leaf_count(state, args.depth))
         return 0
     total = 0
     for move, count in divide(state, args.depth):
@@ -295,7 +298,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             p, r = report.perft, report.playouts
             bots = "".join(f"; {key} {value:,.0f}" for key, value in report.bots.items())
             print(
-                f"{game.id}: perft {p.depth} = {p.leaves} leaves in {p.seconds:.2f} s "
+                f"{game.id} ({report.engine} engine): "
+                f"perft {p.depth} = {p.leaves} leaves in {p.seconds:.2f} s "
                 f"({p.leaves_per_second:,.0f} leaves/s); "
                 f"{r.playouts} random playouts in {r.seconds:.2f} s "
                 f"({r.playouts_per_second:,.1f}/s, {r.mean_decisions:.1f} decisions each)"

@@ -44,6 +44,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from boardlab.core.errors import BoardlabError
+
 if TYPE_CHECKING:
     from boardlab.core.game import Game
     from boardlab.core.state import State
@@ -56,7 +58,7 @@ KernelArray = Any
 needs no NumPy when the compiled engine is absent."""
 
 
-class EngineError(RuntimeError):
+class EngineError(BoardlabError, RuntimeError):
     """The compiled engine was demanded (``BOARDLAB_ENGINE=fast``) but cannot be used."""
 
 
@@ -119,3 +121,8 @@ def kernel_for(game: Game) -> Kernel | None:
         return None
     kernel: Kernel = module.make_kernel(game)
     return kernel
+
+
+def engine_name(game: Game) -> str:
+    """``"compiled"`` when ``game`` runs on its kernel here, else ``"reference"``."""
+    return "reference" if kernel_for(game) is None else "compiled"

@@ -7,6 +7,7 @@ depth above 0 is 0.
 
 from __future__ import annotations
 
+from boardlab.core.engine import kernel_for
 from boardlab.core.state import State
 
 
@@ -26,10 +27,22 @@ def perft(state: State, depth: int) -> int:
     return total
 
 
+def leaf_count(state: State, depth: int) -> int:
+    """:func:`perft` on the engine in use: the game's compiled kernel when it has one."""
+    kernel = kernel_for(state.game)
+    if kernel is None:
+        return perft(state, depth)
+    # Imported here: the drivers need NumPy, which the core does not depend on.
+    from boardlab.core import kernel_drivers
+
+    return kernel_drivers.perft(kernel, kernel.encode(state), depth)
+
+
 def divide(state: State, depth: int) -> list[tuple[str, int]]:
     """Perft split by first decision: ``(notation, leaves)`` pairs sorted by notation.
 
-    ``depth`` counts the first decision, so it must be at least 1.
+    ``depth`` counts the first decision, so it must be at least 1. Counted on the engine in
+    use, like :func:`leaf_count`.
     """
     if depth < 1:
         raise ValueError("divide needs a depth of at least 1")
@@ -37,5 +50,5 @@ def divide(state: State, depth: int) -> list[tuple[str, int]]:
     for action in state.legal_actions():
         child = state.clone()
         child.apply_action(action)
-        counts.append((state.action_to_str(action), perft(child, depth - 1)))
+        counts.append((state.action_to_str(action), leaf_count(child, depth - 1)))
     return sorted(counts)
