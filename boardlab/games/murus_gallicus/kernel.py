@@ -28,8 +28,12 @@ different positions are taken for a repetition only on a key collision (about on
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import cast
+
 import numba
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from boardlab.core.engine import Kernel, KernelArray
 from boardlab.core.game import Game
@@ -74,6 +78,10 @@ _LAND = np.array([-1, _NOT_A, _NOT_A, _NOT_A, -1, _NOT_H, _NOT_H, _NOT_H], dtype
 _LOW = np.array([-1] + [(1 << (64 - k)) - 1 for k in range(1, 64)], dtype=np.int64)
 
 
+# LLVM's count of trailing zeros: the index of a single set bit in one instruction.
+_bit_index = cast(Callable[[int], int], trailing_zeros)
+
+
 class HistoryOverflow(RuntimeError):
     """More turns without a sacrifice than the kernel's repetition history holds."""
 
@@ -85,30 +93,6 @@ def _step(x: int, direction: int) -> int:
     if shift > 0:
         return int((x << shift) & _LAND[direction])
     return int((x >> -shift) & _LOW[-shift] & _LAND[direction])
-
-
-@numba.njit(cache=True)
-def _bit_index(low: int) -> int:
-    """The index of the single set bit of ``low`` (a power of two, bit 63 included)."""
-    index = 0
-    if low & 0xFFFFFFFF == 0:
-        index += 32
-        low = (low >> 32) & 0xFFFFFFFF
-    if low & 0xFFFF == 0:
-        index += 16
-        low >>= 16
-    if low & 0xFF == 0:
-        index += 8
-        low >>= 8
-    if low & 0xF == 0:
-        index += 4
-        low >>= 4
-    if low & 0x3 == 0:
-        index += 2
-        low >>= 2
-    if low & 0x1 == 0:
-        index += 1
-    return index
 
 
 @numba.njit(cache=True)
