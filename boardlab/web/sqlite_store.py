@@ -150,7 +150,7 @@ class SqliteStore:
                 listed.append((_config_from_json(row[1]), Summary(*row[2:])))
             except (ValueError, TypeError, KeyError, RecursionError) as error:
                 reason = f"its configuration cannot be read ({type(error).__name__}: {error})"
-                LOG.error("match %s is set aside: %s", row[0], reason)
+                LOG.error("match %s cannot be loaded and is set aside: %s", row[0], reason)
                 self.set_aside(row[0], reason, datetime.now(UTC).isoformat())
         return listed
 

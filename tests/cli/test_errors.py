@@ -39,6 +39,7 @@ CASES = [
     (["bench", "--seconds", "0"], "bad --seconds 0"),
     (["bench", "--game", "go"], "unknown game 'go'"),
     (["replay", "/nonexistent/game.txt"], "cannot read record"),
+    (["ladder", "murus-gallicus", "--rungs", "random"], "a ladder needs at least 2 rungs"),
 ]
 
 
