@@ -194,6 +194,7 @@ def test_creations_from_one_address_are_limited_and_others_served(tmp_path: Path
 
 def test_moves_from_one_address_are_limited_and_others_served(strict: Server) -> None:
     match, (romans, _) = create(strict, MURUS_HOT_SEAT)
+    assert romans is not None
     path = f"/api/matches/{match}/preview"
     answers = burst(strict.port, path, {"seat": 0, "steps": []}, 40, romans)
     check_refusals(answers, 10, "moves")
