@@ -44,14 +44,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"SQLite file of the matches (default {default_db()}); one server per file",
     )
     limits = parser.add_argument_group(
-        "limits per client", "what one client may ask (see docs/web.md, Security)"
+        "limits per client", "what one client address may ask (see docs/web.md, Security)"
     )
     for flag, field, kind, text in LIMIT_OPTIONS:
         limits.add_argument(
             flag,
             dest=field,
-            metavar="N",
-            type=_positive(flag, kind),
+            metavar="SECONDS" if flag.endswith("timeout") else "N",
+            type=_positive(kind),
             default=getattr(Limits(), field),
             help=text,
         )
@@ -66,7 +66,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 LIMIT_OPTIONS = [
     ("--creations-per-minute", "creations_per_minute", float, "match creations per minute"),
     ("--creation-burst", "creation_burst", int, "match creations at once, before the rate"),
-    ("--moves-per-minute", "moves_per_minute", float, "turns, previews, resignations, takebacks"),
+    (
+        "--moves-per-minute",
+        "moves_per_minute",
+        float,
+        "moves (turns, previews, resignations, takebacks) per minute",
+    ),
     ("--move-burst", "move_burst", int, "moves at once, before the rate"),
     ("--header-timeout", "header_seconds", float, "seconds for a request's headers to arrive"),
     ("--body-timeout", "body_seconds", float, "seconds for a request's body to arrive"),
@@ -80,8 +85,8 @@ LIMIT_OPTIONS = [
 """``boardlab serve``'s options for :class:`~boardlab.web.limits.Limits`: flag, field, type."""
 
 
-def _positive(flag: str, kind: type[int] | type[float]) -> Callable[[str], int | float]:
-    """An argparse type: a positive number of ``kind``, or a one-line error naming ``flag``."""
+def _positive(kind: type[int] | type[float]) -> Callable[[str], int | float]:
+    """An argparse type: a positive number of ``kind`` (argparse names the option)."""
 
     def parse(text: str) -> int | float:
         try:
@@ -89,7 +94,7 @@ def _positive(flag: str, kind: type[int] | type[float]) -> Callable[[str], int |
         except ValueError:
             value = 0
         if not 0 < value < 10**9:
-            raise argparse.ArgumentTypeError(f"{flag} must be a positive number below 10**9")
+            raise argparse.ArgumentTypeError("it must be a positive number below 10**9")
         return value
 
     return parse
