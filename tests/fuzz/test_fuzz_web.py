@@ -20,10 +20,12 @@ import http.client
 import json
 import os
 import socket
+import time
 import urllib.parse
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -60,14 +62,10 @@ class Target:
 @pytest.fixture(scope="module")
 def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
     server = start_server(tmp_path_factory.mktemp("fuzz") / "fuzz.sqlite3")
+    started = time.monotonic()
     matches, tokens = [], []
-    bodies = [
-        {"game": "murus-gallicus", "seats": [{"kind": "human"}, {"kind": "invite"}]},
-        {"game": "cyvasse", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "level:easy"}]},
-        {"game": "anacund", "seats": [{"kind": "human"}, {"kind": "human"}]},
-    ]
     try:
-        for body in bodies:
+        for body in VALID[""][:3]:
             status, answer = server.post("/api/matches", body)
             assert status == 201, answer
             matches.append(answer["id"])
@@ -77,7 +75,8 @@ def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
     finally:
         server.stop()
     total = sum(fuzzed.sent.values())
-    print(f"\nweb fuzz: {total} requests/exchanges {dict(fuzzed.sent)}")
+    seconds = time.monotonic() - started
+    print(f"\nweb fuzz: {total} requests/exchanges in {seconds:.0f} s {dict(fuzzed.sent)}")
     print(f"web fuzz: statuses {dict(sorted(fuzzed.statuses.items()))}")
     log = server.output()
     assert "Traceback" not in log, log[-5000:]
@@ -107,32 +106,39 @@ JSON = st.recursive(
     ),
     max_leaves=12,
 )
-VALID = [
-    {"game": "murus-gallicus", "seats": [{"kind": "human"}, {"kind": "invite"}]},
-    {"game": "anacund", "options": {"layout": "l0"}, "seats": [{"kind": "human"}] * 2},
-    {"game": "cyvasse", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "level:easy"}]},
-    {"seat": 0, "ply": 0, "turn": "d1-d3"},
-    {"seat": 0, "ply": 0, "turn": "6@19+5@21+4@18"},
-    {"seat": 0, "ply": 0, "preset": "classic"},
-    {"seat": 0, "steps": ["6@19"]},
-    {"seat": 1, "steps": []},
-    {"seat": 0},
-]
-"""Bodies that some request of the app accepts, for the fuzzer to mutate."""
+VALID: dict[str, list[dict[str, Any]]] = {
+    "": [
+        {"game": "murus-gallicus", "seats": [{"kind": "human"}, {"kind": "invite"}]},
+        {"game": "anacund", "options": {"layout": "l0"}, "seats": [{"kind": "human"}] * 2},
+        {"game": "cyvasse", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "level:easy"}]},
+        {"game": "colosseum-offcuts", "seats": [{"kind": "bot", "bot": "random"}] * 3},
+    ],
+    "turn": [
+        {"seat": 0, "ply": 0, "turn": "d1-d3"},
+        {"seat": 0, "ply": 0, "turn": "6@19+5@21+4@18"},
+        {"seat": 0, "ply": 0, "preset": "classic"},
+        {"seat": 1, "ply": 1, "turn": "a7-a5"},
+    ],
+    "preview": [{"seat": 0, "steps": ["6@19"]}, {"seat": 1, "steps": []}, {"seat": 0}],
+    "resign": [{"seat": 0}, {"seat": 1}],
+    "takeback": [{"seat": 0}],
+    "rematch": [{}],
+}
+"""Bodies that each request of the app accepts (by the last part of its path), to mutate."""
 KEYS = st.sampled_from(
     ["game", "options", "seats", "seat", "ply", "turn", "preset", "steps", "kind", "bot", "tokens"]
 )
 
 
 @st.composite
-def bodies(draw: st.DrawFn, mutated_only: bool = False) -> bytes:
-    """A request body: a plausible object with fields made hostile, or anything at all."""
-    kinds = ["valid", "mutated"] if mutated_only else ["object", "json", "deep", "bytes", "huge"]
+def bodies(draw: st.DrawFn, action: str | None = None) -> bytes:
+    """A request body: for ``action``, a valid one or one mutation away; else anything."""
+    kinds = ["object", "json", "deep", "bytes", "huge"] if action is None else ["valid", "mutated"]
     kind = draw(st.sampled_from(kinds))
-    if kind in ("valid", "mutated"):
-        data = dict(draw(st.sampled_from(VALID)))
+    if action is not None:
+        data = dict(draw(st.sampled_from(VALID[action])))
         if kind == "mutated":
-            key = draw(st.one_of(KEYS, st.sampled_from(sorted(data))))
+            key = draw(st.one_of(KEYS, st.sampled_from(sorted(data) or ["seat"])))
             if draw(st.booleans()):
                 data[key] = draw(JSON)
             else:
@@ -253,10 +259,10 @@ def plausible(draw: st.DrawFn, target: Target) -> tuple[str, str, dict[str, str]
     """A request much like the front end's: a real match, a real token, a body one mutation
     away from a valid one (so the checks past the first ones are reached too)."""
     match = draw(st.sampled_from(target.matches))
-    action = draw(st.sampled_from(["turn", "preview", "resign", "takeback", "rematch", ""]))
+    action = draw(st.sampled_from(sorted(VALID)))
     path = f"/api/matches/{match}/{action}" if action else "/api/matches"
     sent_headers = {"Authorization": "Bearer " + draw(st.sampled_from(target.tokens))}
-    return "POST", path, sent_headers, draw(bodies(mutated_only=True))
+    return "POST", path, sent_headers, draw(bodies(action))
 
 
 @FUZZ
