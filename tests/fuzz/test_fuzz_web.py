@@ -57,6 +57,7 @@ class Target:
     tokens: list[str]
     sent: Counter[str] = field(default_factory=Counter)
     statuses: Counter[int] = field(default_factory=Counter)
+    websocket_ends: Counter[str] = field(default_factory=Counter)
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +78,8 @@ def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
     total = sum(fuzzed.sent.values())
     seconds = time.monotonic() - started
     print(f"\nweb fuzz: {total} requests/exchanges in {seconds:.0f} s {dict(fuzzed.sent)}")
-    print(f"web fuzz: statuses {dict(sorted(fuzzed.statuses.items()))}")
+    print(f"web fuzz: HTTP statuses {dict(sorted(fuzzed.statuses.items()))}")
+    print(f"web fuzz: websocket ends {dict(sorted(fuzzed.websocket_ends.items()))}")
     log = server.output()
     assert "Traceback" not in log, log[-5000:]
 
@@ -338,16 +340,23 @@ def test_websocket_frames_never_fail_the_server(
                     for name, token in real.items():
                         frame = frame.replace(f'"{name}"', f'"{token}"')
                 ws.send(frame)
+            end = "sent nothing"
             if frames:
                 message = json.loads(ws.recv(timeout=TIME_BOUND))
                 assert message["type"] in ("view", "error", "thinking"), message
+                end = message["type"]
                 if message["type"] == "error":
                     assert message["status"] < 500, message
+                    end = f"error {message['status']}"
     except InvalidStatus as refused:
         # The handshake itself was refused (a path that is no websocket route).
         assert refused.response.status_code < 500
-    except (ConnectionClosed, InvalidMessage):
-        pass  # a clean close (too large, policy) is an answer
+        end = f"handshake {refused.response.status_code}"
+    except (ConnectionClosed, InvalidMessage) as closed:
+        # A clean close (too large, policy) is an answer.
+        code = closed.rcvd.code if isinstance(closed, ConnectionClosed) and closed.rcvd else None
+        end = f"closed {code}"
+    target.websocket_ends[end] += 1
     check_responsive(target)
 
 
