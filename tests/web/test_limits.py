@@ -235,3 +235,24 @@ def test_a_match_without_a_human_seat_always_ends(
     match, _ = create(shared_server, {"game": game, "seats": people, "options": options})
     record = shared_server.get(f"/api/matches/{match}/record")[1]
     assert capped not in record.splitlines()
+
+
+def test_behind_a_trusted_proxy_its_forwarded_addresses_are_the_clients(tmp_path: Path) -> None:
+    options = ["--trusted-proxy", "127.0.0.1", "--creation-burst", "3"]
+    server = start_server(tmp_path / "b.sqlite3", options=options)
+    try:
+        # Each request names another client: none of them is limited.
+        answers = burst(server.port, "/api/matches", MURUS_HOT_SEAT, 8)
+        assert [status for status, _, _ in answers] == [201] * 8
+        # One client through the proxy: limited after its burst of 3.
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        try:
+            statuses = [
+                post(connection, "/api/matches", MURUS_HOT_SEAT, {"X-Forwarded-For": "10.9.9.9"})[0]
+                for _ in range(6)
+            ]
+        finally:
+            connection.close()
+        assert statuses[:3] == [201] * 3 and statuses[3:] == [429] * 3
+    finally:
+        server.stop()
