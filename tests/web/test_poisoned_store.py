@@ -99,8 +99,8 @@ def test_unloadable_stored_matches_are_set_aside_and_the_rest_served(tmp_path: P
         good, (romans, gauls) = create(server, MURUS_HOT_SEAT)
         assert turn(server, good, romans, 0, 0, "d1-d3")[0] == 200
         # Start-up loads every active match (to resume pending bot turns): these three too.
-        poisoned_options, not_json, illegal_event = (
-            create(server, MURUS_HOT_SEAT)[0] for _ in range(3)
+        poisoned_options, not_json, illegal_event, finished_poisoned = (
+            create(server, MURUS_HOT_SEAT)[0] for _ in range(4)
         )
     finally:
         server.stop()
@@ -110,6 +110,8 @@ def test_unloadable_stored_matches_are_set_aside_and_the_rest_served(tmp_path: P
         return json.dumps(config)
 
     _edit_config(db, poisoned_options, huge_max_plies)
+    # Not loaded at start-up (finished): the lobby listing meets it first.
+    _edit_config(db, finished_poisoned, huge_max_plies)
     _edit_config(db, not_json, lambda config: "{not json")
     with sqlite3.connect(db) as connection:
         count = connection.execute(
@@ -118,10 +120,13 @@ def test_unloadable_stored_matches_are_set_aside_and_the_rest_served(tmp_path: P
         connection.execute(
             "INSERT INTO events VALUES (?, ?, 'turn', 0, 'z9-z1')", (illegal_event, count)
         )
+        connection.execute(
+            "UPDATE matches SET status = 'finished' WHERE id = ?", (finished_poisoned,)
+        )
 
     server = start_server(db)
     try:
-        bad = {poisoned_options, not_json, illegal_event}
+        bad = {poisoned_options, not_json, illegal_event, finished_poisoned}
         status, answer = server.get("/api/matches?limit=200")
         assert status == 200
         listed = {entry["id"] for entry in answer["matches"]}
