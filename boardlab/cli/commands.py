@@ -317,6 +317,8 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         raise OptionError(f"bad --jobs {args.jobs}: it must be an integer >= 1")
     if args.games < 1:
         raise OptionError(f"bad --games {args.games}: it must be an integer >= 1")
+    if len(args.rungs) < 2:
+        raise OptionError("bad --rungs: a ladder needs at least 2 rungs, weakest to strongest")
     options = parse_assignments(args.option or [])
     game = make(args.game, **options)
     print(TABLE_HEAD, flush=True)

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import argparse
 import errno
+import fcntl
 import os
 import signal
 import socket
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 
 from boardlab.core.errors import BoardlabError
+from boardlab.web.limits import Limits
 from boardlab.web.sqlite_store import SqliteStore
 
 DEFAULT_HOST = "127.0.0.1"
@@ -36,8 +39,86 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any)"
     )
     parser.add_argument(
-        "--db", metavar="PATH", help=f"SQLite file of the matches (default {default_db()})"
+        "--db",
+        metavar="PATH",
+        help=f"SQLite file of the matches (default {default_db()}); one server per file",
     )
+    limits = parser.add_argument_group(
+        "limits per client", "what one client address may ask (see docs/web.md, Security)"
+    )
+    for flag, field, kind, text in LIMIT_OPTIONS:
+        limits.add_argument(
+            flag,
+            dest=field,
+            metavar="SECONDS" if flag.endswith("timeout") else "N",
+            type=_positive(kind),
+            default=getattr(Limits(), field),
+            help=text,
+        )
+    limits.add_argument(
+        "--trusted-proxy",
+        metavar="ADDRESS",
+        help="a reverse proxy's address: take the client address of its requests from their "
+        "X-Forwarded-For header (default: trust no proxy; every address is its own client)",
+    )
+
+
+LIMIT_OPTIONS = [
+    ("--creations-per-minute", "creations_per_minute", float, "match creations per minute"),
+    ("--creation-burst", "creation_burst", int, "match creations at once, before the rate"),
+    (
+        "--moves-per-minute",
+        "moves_per_minute",
+        float,
+        "moves (turns, previews, resignations, takebacks) per minute",
+    ),
+    ("--move-burst", "move_burst", int, "moves at once, before the rate"),
+    ("--header-timeout", "header_seconds", float, "seconds for a request's headers to arrive"),
+    ("--body-timeout", "body_seconds", float, "seconds for a request's body to arrive"),
+    (
+        "--first-message-timeout",
+        "first_message_seconds",
+        float,
+        "seconds for a websocket's first message to arrive",
+    ),
+]
+"""``boardlab serve``'s options for :class:`~boardlab.web.limits.Limits`: flag, field, type."""
+
+
+def _positive(kind: type[int] | type[float]) -> Callable[[str], int | float]:
+    """An argparse type: a positive number of ``kind`` (argparse names the option)."""
+
+    def parse(text: str) -> int | float:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = 0
+        if not 0 < value < 10**9:
+            raise argparse.ArgumentTypeError("it must be a positive number below 10**9")
+        return value
+
+    return parse
+
+
+def lock_store(db: Path) -> int:
+    """Hold an exclusive lock on ``<db>.lock`` for as long as this process lives (the kernel
+    releases it however the process ends); a second server on the same file is refused."""
+    path = db.with_name(db.name + ".lock")
+    try:
+        # Not inherited by child processes (PEP 446), so no leftover worker keeps it.
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as error:
+        raise BoardlabError(
+            f"cannot create the lock file {str(path)!r}: {error.strerror}"
+        ) from error
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as error:
+        os.close(fd)
+        raise BoardlabError(
+            f"another boardlab serve is using {str(db)!r}; stop it or choose another --db"
+        ) from error
+    return fd
 
 
 def check_store(db: Path) -> None:
@@ -76,6 +157,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from boardlab.web.app import create_app
+        from boardlab.web.protocol import header_deadline_protocol
     except ModuleNotFoundError as error:
         raise BoardlabError(
             f"the web app needs the 'web' extra ({error.name} is missing): pip install -e '.[web]'"
@@ -85,6 +167,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         db.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise BoardlabError(f"cannot create the folder of --db {str(db)!r}: {error}") from error
+    lock = lock_store(db)
     check_store(db)
     sock = bind(args.host, args.port)
     host, port = sock.getsockname()[:2]
@@ -94,8 +177,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"Boardlab is running: open http://{shown}:{port}/", flush=True)
         print(f"Matches are stored in {db}; stop with Ctrl-C.", flush=True)
 
+    limits = Limits(**{field: getattr(args, field) for _, field, _, _ in LIMIT_OPTIONS})
     config = uvicorn.Config(
-        create_app(db, ready=ready),
+        create_app(db, ready=ready, limits=limits),
+        http=header_deadline_protocol(limits.header_seconds),
+        # uvicorn trusts X-Forwarded-For from loopback by default: anyone on the machine
+        # could then pick their address, and with it a fresh rate allowance.
+        proxy_headers=args.trusted_proxy is not None,
+        forwarded_allow_ips=args.trusted_proxy,
         log_level="warning",
         access_log=False,
         ws_max_size=WEBSOCKET_MAX_BYTES,
@@ -112,6 +201,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        os.close(lock)
     print("Boardlab stopped.", flush=True)
     return 0
 

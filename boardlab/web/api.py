@@ -12,6 +12,7 @@ from boardlab.core.registry import game_ids, make
 from boardlab.web.creation import new_match, rematch_answer, rematch_config
 from boardlab.web.errors import ApiError
 from boardlab.web.hub import Hub, now, preset_seed
+from boardlab.web.limits import RateLimiter, client_key
 from boardlab.web.requests import (
     MAX_NAME_CHARS,
     MAX_TURN_CHARS,
@@ -23,6 +24,7 @@ from boardlab.web.requests import (
     match_id,
     query_int,
 )
+from boardlab.web.restore import set_aside
 from boardlab.web.session import MatchSession
 from boardlab.web.store import Event, Status
 
@@ -32,6 +34,12 @@ MAX_LIST = 200
 def _hub(request: Request) -> Hub:
     hub: Hub = request.app.state.hub
     return hub
+
+
+def _count(request: Request, limiter: str) -> None:
+    """Count the request against the client's allowance (429 once it is spent)."""
+    bucket: RateLimiter = getattr(request.app.state, limiter)
+    bucket.take(client_key(request.client.host if request.client else None))
 
 
 def _session(request: Request) -> tuple[Hub, MatchSession, frozenset[int]]:
@@ -56,6 +64,7 @@ def _seat(data: dict[str, Any], session: MatchSession, held: frozenset[int]) -> 
 
 async def create_match(request: Request) -> Response:
     """``POST /api/matches``: a new match; the answer holds the creator's tokens."""
+    _count(request, "creations")
     body = await json_body(request)
     config, answer = new_match(body, now())
     _hub(request).create(config)
@@ -75,7 +84,12 @@ async def list_matches(request: Request) -> Response:
     rows = hub.store.list(game, status if status is None else _status(status), limit)
     matches = []
     for config, summary in rows:
-        names = _player_names(config.game, tuple(config.options.items()))
+        try:
+            names = _player_names(config.game, tuple(config.options.items()))
+        except Exception as error:
+            # A stored row the code cannot read costs that match only, never the lobby.
+            set_aside(hub.store, config.id, f"{type(error).__name__}: {error}", now())
+            continue
         matches.append(
             {
                 "id": config.id,
@@ -122,6 +136,7 @@ async def get_position(request: Request) -> Response:
 
 async def post_preview(request: Request) -> Response:
     """``POST /api/matches/<id>/preview``: legal next steps of an unfinished turn."""
+    _count(request, "moves")
     _, session, held = _session(request)
     body = await json_body(request)
     seat = _seat(body, session, held)
@@ -130,6 +145,7 @@ async def post_preview(request: Request) -> Response:
 
 async def post_turn(request: Request) -> Response:
     """``POST /api/matches/<id>/turn``: a whole turn (or a preset), committed then answered."""
+    _count(request, "moves")
     hub, session, held = _session(request)
     body = await json_body(request)
     seat = _seat(body, session, held)
@@ -148,6 +164,7 @@ async def post_turn(request: Request) -> Response:
 
 async def post_resign(request: Request) -> Response:
     """``POST /api/matches/<id>/resign``: the seat gives up."""
+    _count(request, "moves")
     hub, session, held = _session(request)
     seat = _seat(await json_body(request), session, held)
     async with session.lock:
@@ -162,6 +179,7 @@ async def post_resign(request: Request) -> Response:
 
 async def post_takeback(request: Request) -> Response:
     """``POST /api/matches/<id>/takeback``: undo the seat's last turn and the bot replies."""
+    _count(request, "moves")
     hub, session, held = _session(request)
     seat = _seat(await json_body(request), session, held)
     async with session.lock:
@@ -175,6 +193,7 @@ async def post_rematch(request: Request) -> Response:
     tokens = bearer_tokens(request)
     if not held:
         raise ApiError(403, "only a player of this match can ask for a rematch")
+    _count(request, "creations")
     async with session.lock:
         if session.rematch is not None:
             return JSONResponse(rematch_answer(hub.session(session.rematch).config, tokens))
@@ -193,4 +212,12 @@ async def get_record(request: Request) -> Response:
     filename = f"{session.game.id}-{session.id}.txt"
     return PlainTextResponse(
         text, headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+    )
+
+
+async def get_health(request: Request) -> Response:
+    """``GET /api/health``: the server answers; the matches it set aside (id and since when)."""
+    aside = _hub(request).store.set_aside_matches()
+    return JSONResponse(
+        {"status": "ok", "set_aside": [{"id": id_, "since": since} for id_, _, since in aside]}
     )

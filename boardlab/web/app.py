@@ -24,6 +24,7 @@ from boardlab.web import api
 from boardlab.web.catalogue import build_catalogue
 from boardlab.web.errors import ApiError
 from boardlab.web.hub import Hub
+from boardlab.web.limits import Limits, RateLimiter
 from boardlab.web.live import match_socket
 from boardlab.web.sqlite_store import SqliteStore
 
@@ -91,7 +92,7 @@ async def catalogue(request: Request) -> Response:
 async def api_error(request: Request, exc: Exception) -> Response:
     """A refused request: its status and one sentence."""
     assert isinstance(exc, ApiError)
-    return JSONResponse({"error": exc.message}, status_code=exc.status)
+    return JSONResponse({"error": exc.message}, status_code=exc.status, headers=exc.headers)
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
@@ -107,14 +108,23 @@ async def server_error(request: Request, exc: Exception) -> Response:
 
 
 def create_app(
-    db_path: Path, bot_workers: int = 2, ready: Callable[[], None] | None = None
+    db_path: Path,
+    bot_workers: int = 2,
+    ready: Callable[[], None] | None = None,
+    limits: Limits | None = None,
 ) -> Starlette:
     """The app, storing its matches in the SQLite file ``db_path``; ``ready`` is called once
-    it has started and answers requests."""
+    it has started and answers requests; ``limits`` bound what each client may ask."""
+    limits = limits or Limits()
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         app.state.catalogue = None
+        app.state.limits = limits
+        app.state.creations = RateLimiter(
+            "match creations", limits.creations_per_minute, limits.creation_burst
+        )
+        app.state.moves = RateLimiter("moves", limits.moves_per_minute, limits.move_burst)
         # What is loaded by now lives as long as the server: keep it out of every garbage
         # collection, whose full passes would otherwise stall all matches to scan it.
         gc.collect()
@@ -137,6 +147,7 @@ def create_app(
         Route("/", lobby_page),
         Route("/match/{match_id}", match_page),
         Route("/api/catalogue", catalogue),
+        Route("/api/health", api.get_health),
         Route("/api/matches", api.create_match, methods=["POST"]),
         Route("/api/matches", api.list_matches, methods=["GET"]),
         Route("/api/matches/{match_id}", api.get_view),

@@ -6,8 +6,8 @@ from typing import Any
 
 from boardlab.core.errors import BoardlabError
 from boardlab.core.game import Game
-from boardlab.core.options import SEED
-from boardlab.core.registry import game_class, game_ids
+from boardlab.core.options import MAX_PLIES, SEED, format_value
+from boardlab.core.registry import game_class, game_ids, make
 from boardlab.web.catalogue import bot_entries
 from boardlab.web.errors import ApiError
 from boardlab.web.store import MatchConfig, SeatConfig, SeatKind
@@ -17,6 +17,9 @@ MAX_OPTIONS = 32
 MAX_OPTION_CHARS = 200
 SEAT_KINDS: tuple[SeatKind, ...] = ("human", "invite", "bot")
 PLAYERS_OPTION = "players"
+BOT_MATCH_CAPS = {MAX_PLIES: 1000, "no_capture_rounds": 50}
+"""A match with no human seat has each of these length caps its game has turned on and at
+most this high, whatever was asked: nobody would ever end it otherwise (docs/web.md)."""
 
 
 def bot_specs() -> list[str]:
@@ -24,24 +27,44 @@ def bot_specs() -> list[str]:
     return [str(entry["spec"]) for entry in bot_entries()]
 
 
-def make_game(game_id: object, options: object, seats: int) -> Game:
-    """The game of a create request, its options checked (400 with the reason otherwise)."""
+def make_game(game_id: object, options: object, seats: int, bots_only: bool = False) -> Game:
+    """The game of a create request, its options checked (400 with the reason otherwise).
+
+    The options are read as the store will give them back at every restart: written as text
+    first, then parsed by the same call that loads a stored match; a value that would not
+    come back the same is refused here, before anything is stored.
+    """
     if not isinstance(game_id, str) or game_id not in game_ids():
         raise ApiError(400, f"'game' must be one of: {', '.join(game_ids())}")
     if not isinstance(options, dict) or len(options) > MAX_OPTIONS:
         raise ApiError(400, f"'options' must be an object with at most {MAX_OPTIONS} keys")
+    given: dict[str, str] = {}
     for key, value in options.items():
         if not isinstance(value, str | int | bool) or len(str(value)) > MAX_OPTION_CHARS:
             raise ApiError(400, f"option {key!r} must be a short string, number or boolean")
+        given[key] = format_value(value)
     cls = game_class(game_id)
-    given = dict(options)
     # The seat list sets the number of players where the game has that option.
     if any(spec.key == PLAYERS_OPTION for spec in cls.OPTIONS):
-        given.setdefault(PLAYERS_OPTION, seats)
+        given.setdefault(PLAYERS_OPTION, str(seats))
     try:
-        return cls(**given)
+        game = make(game_id, **given)
+        if bots_only:
+            game = make(game_id, **_capped(dict(game.option_items())))
+        if make(game_id, **dict(game.option_items())) != game:
+            raise ApiError(400, "these options would not be read back the same; nothing was stored")
     except BoardlabError as error:
         raise ApiError(400, str(error)) from error
+    return game
+
+
+def _capped(options: dict[str, str]) -> dict[str, str]:
+    """``options`` with every length cap of :data:`BOT_MATCH_CAPS` on and within its bound."""
+    capped = dict(options)
+    for key, bound in BOT_MATCH_CAPS.items():
+        if key in capped and not 0 < int(capped[key]) <= bound:
+            capped[key] = str(bound)
+    return capped
 
 
 def seat_configs(data: object, game: Game) -> list[tuple[SeatKind, str | None]]:
@@ -68,7 +91,12 @@ def new_match(body: dict[str, Any], created: str) -> tuple[MatchConfig, dict[str
     """The configuration of a new match and the creator's answer (tokens and invite links)."""
     seats_data = body.get("seats")
     count = len(seats_data) if isinstance(seats_data, list) else 0
-    game = make_game(body.get("game"), body.get("options", {}), count)
+    bots_only = (
+        isinstance(seats_data, list)
+        and count > 0
+        and all(isinstance(seat, dict) and seat.get("kind") == "bot" for seat in seats_data)
+    )
+    game = make_game(body.get("game"), body.get("options", {}), count, bots_only)
     seats = seat_configs(seats_data, game)
     match_id = new_match_id()
     configs, answer = [], []

@@ -21,6 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from boardlab.web.bots import bot_pool, bot_turn
 from boardlab.web.errors import ApiError
+from boardlab.web.restore import load_session
 from boardlab.web.session import MatchSession, to_json
 from boardlab.web.store import Event, MatchConfig, Store, StoreConflict, StoredMatch, Summary
 from boardlab.web.tokens import seats_held
@@ -62,10 +63,7 @@ class Hub:
         """The live session of a match, loaded from the store on first use (404 if none)."""
         session = self.sessions.get(match_id)
         if session is None:
-            stored = self.store.load(match_id)
-            if stored is None:
-                raise ApiError(404, "there is no match with this id")
-            session = MatchSession(stored)
+            session = load_session(self.store, match_id, now())
             self.sessions[match_id] = session
         return session
 
@@ -75,8 +73,9 @@ class Hub:
 
     def create(self, config: MatchConfig) -> MatchSession:
         """Store a new match and start its bot if a bot moves first."""
-        self.store.create(config, Summary("active", None, 0, config.created))
+        # Built first, as a restart would build it: a match that cannot be is never stored.
         session = MatchSession(StoredMatch(config, (), Summary("active", None, 0, now())))
+        self.store.create(config, Summary("active", None, 0, config.created))
         self.sessions[config.id] = session
         self.start_bot(session)
         return session
@@ -86,7 +85,10 @@ class Hub:
         how many were re-queued (a server killed mid-search resumes here)."""
         count = 0
         for config, _ in self.store.list(status="active", limit=ACTIVE_SCAN_LIMIT):
-            session = self.session(config.id)
+            try:
+                session = self.session(config.id)
+            except ApiError:
+                continue  # set aside and logged: the other matches go on
             if session.bot_to_move() is not None:
                 self.start_bot(session)
                 count += 1

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
+import asyncio
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from boardlab.web.errors import ApiError
 from boardlab.web.hub import Client, Hub
-from boardlab.web.requests import MATCH_ID_PATTERN, check_tokens
+from boardlab.web.requests import MATCH_ID_PATTERN, check_tokens, parse_object
 
 MAX_MESSAGE_CHARS = 4096
 POLICY_VIOLATION = 1008
@@ -21,17 +21,14 @@ async def match_socket(socket: WebSocket) -> None:
     await socket.accept()
     match_id = str(socket.path_params["match_id"])
     try:
-        first = await socket.receive_text()
+        first = await _first_message(socket, socket.app.state.limits.first_message_seconds)
         if len(first) > MAX_MESSAGE_CHARS:
             await socket.close(TOO_BIG, "message too large")
             return
         if not MATCH_ID_PATTERN.fullmatch(match_id):
             raise ApiError(404, "there is no match with this id")
-        try:
-            hello = json.loads(first)
-        except json.JSONDecodeError as error:
-            raise ApiError(400, "the first message must be JSON") from error
-        tokens = check_tokens(hello.get("tokens") if isinstance(hello, dict) else None)
+        hello = parse_object(first, "the first message")
+        tokens = check_tokens(hello.get("tokens"))
         session = hub.session(match_id)
     except ApiError as error:
         await socket.send_json({"type": "error", "status": error.status, "error": error.message})
@@ -45,11 +42,30 @@ async def match_socket(socket: WebSocket) -> None:
         async with session.lock:
             await socket.send_text(session.view_message(client.held))
         while True:
-            message = await socket.receive_text()
-            if len(message) > MAX_MESSAGE_CHARS:
+            # Later messages mean nothing; they are read only to notice the client leaving.
+            message = await socket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            if len(message.get("text") or message.get("bytes") or "") > MAX_MESSAGE_CHARS:
                 await socket.close(TOO_BIG, "message too large")
                 return
     except WebSocketDisconnect:
         pass
     finally:
         hub.leave(session, client)
+
+
+async def _first_message(socket: WebSocket, seconds: float) -> str:
+    """The text of the first message, which must come within ``seconds`` (an ApiError if it
+    does not, or is binary)."""
+    try:
+        async with asyncio.timeout(seconds):
+            message = await socket.receive()
+    except TimeoutError as error:
+        raise ApiError(408, f"no first message within {seconds:g} s") from error
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        raise ApiError(400, "the first message must be JSON text, not binary")
+    return str(text)

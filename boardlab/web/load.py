@@ -244,7 +244,9 @@ def start_server(db: Path) -> tuple[subprocess.Popen[bytes], int]:
         probe.bind((HOST, 0))
         port = probe.getsockname()[1]
     command = [sys.executable, "-m", "boardlab", "serve", "--host", HOST, "--port", str(port)]
-    process = subprocess.Popen([*command, "--db", str(db)], stdout=subprocess.DEVNULL)
+    # One address plays every match here: its rate allowances must not be what is measured.
+    unlimited = ["--creation-burst", "1000000", "--move-burst", "1000000"]
+    process = subprocess.Popen([*command, "--db", str(db), *unlimited], stdout=subprocess.DEVNULL)
     for _ in range(300):
         try:
             with urllib.request.urlopen(f"http://{HOST}:{port}/api/matches?limit=1", timeout=1):

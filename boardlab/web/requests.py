@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 
 from boardlab.web.errors import ApiError
 from boardlab.web.tokens import MAX_TOKEN_CHARS
@@ -18,25 +19,60 @@ MAX_STEPS = 64
 MAX_NAME_CHARS = 64
 TOKEN_PATTERN = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_TOKEN_CHARS}}}")
 MATCH_ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{16}")
+MAX_QUERY_DIGITS = 9
+"""Every integer of a query is far below a billion; longer digit strings are refused unread."""
 
 
 async def json_body(request: Request) -> dict[str, Any]:
-    """The request's JSON object, read at most ``MAX_BODY_BYTES`` far (413 beyond, 400 if bad)."""
+    """The request's JSON object, read at most ``MAX_BODY_BYTES`` far (413 beyond, 400 if bad)
+    within the server's body time limit (408 after it)."""
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY_BYTES):
+    if declared is not None and (
+        not (declared.isascii() and declared.isdigit())
+        or len(declared) > MAX_QUERY_DIGITS
+        or int(declared) > MAX_BODY_BYTES
+    ):
         raise ApiError(413, f"the request body is larger than {MAX_BODY_BYTES} bytes")
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            raise ApiError(413, f"the request body is larger than {MAX_BODY_BYTES} bytes")
-        chunks.append(chunk)
+    seconds = request.app.state.limits.body_seconds
     try:
-        data = json.loads(b"".join(chunks) or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise ApiError(400, "the request body is not valid JSON") from error
+        async with asyncio.timeout(seconds):
+            raw = await _read_body(request)
+    except TimeoutError as error:
+        # The rest of the body may still come: close the connection rather than read it.
+        raise ApiError(
+            408,
+            f"the request body did not arrive within {seconds:g} s",
+            {"Connection": "close"},
+        ) from error
+    return parse_object(raw, "the request body")
+
+
+async def _read_body(request: Request) -> bytes:
+    """The body, refused (413) as soon as it grows past ``MAX_BODY_BYTES``."""
+    chunks, size = [], 0
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY_BYTES:
+                raise ApiError(413, f"the request body is larger than {MAX_BODY_BYTES} bytes")
+            chunks.append(chunk)
+    except ClientDisconnect as error:
+        # Nobody reads the answer; this only ends the request without a logged traceback.
+        raise ApiError(400, "the client left before sending its whole request") from error
+    return b"".join(chunks)
+
+
+def parse_object(raw: str | bytes, what: str) -> dict[str, Any]:
+    """``raw`` decoded as one JSON object (400 naming ``what`` otherwise)."""
+    try:
+        data = json.loads(raw or b"{}")
+    except RecursionError as error:
+        raise ApiError(400, f"{what} is nested too deeply") from error
+    except (ValueError, UnicodeDecodeError) as error:
+        # ValueError also covers integers beyond Python's 4300-digit conversion limit.
+        raise ApiError(400, f"{what} is not valid JSON") from error
     if not isinstance(data, dict):
-        raise ApiError(400, "the request body must be a JSON object")
+        raise ApiError(400, f"{what} must be a JSON object")
     return data
 
 
@@ -103,6 +139,8 @@ def query_int(request: Request, key: str, default: int, low: int, high: int) -> 
     raw = request.query_params.get(key)
     if raw is None or raw == "":
         return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
+    # isdigit() alone accepts digits int() refuses, such as superscripts.
+    digits = raw.isascii() and raw.isdigit() and len(raw) <= MAX_QUERY_DIGITS
+    if not digits or not low <= int(raw) <= high:
         raise ApiError(400, f"'{key}' must be an integer from {low} to {high}")
     return int(raw)

@@ -9,7 +9,9 @@ every decision (about 15 ms each here), serialising all matches behind the disk.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +19,14 @@ from boardlab.web.store import (
     Event,
     MatchConfig,
     SeatConfig,
+    SetAside,
     Status,
     StoreConflict,
     StoredMatch,
     Summary,
 )
+
+LOG = logging.getLogger("boardlab.web")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -43,7 +48,13 @@ CREATE TABLE IF NOT EXISTS events (
     text TEXT NOT NULL,
     PRIMARY KEY (match_id, idx)
 );
+CREATE TABLE IF NOT EXISTS set_aside (
+    match_id TEXT PRIMARY KEY,
+    reason TEXT NOT NULL,
+    since TEXT NOT NULL
+);
 """
+NOT_SET_ASIDE = "id NOT IN (SELECT match_id FROM set_aside)"
 
 
 class SqliteStore:
@@ -79,7 +90,12 @@ class SqliteStore:
             )
 
     def load(self, match_id: str) -> StoredMatch | None:
-        """The match with this id, or None."""
+        """The match with this id, or None; raises SetAside for a match set aside."""
+        aside = self._db.execute(
+            "SELECT reason FROM set_aside WHERE match_id = ?", (match_id,)
+        ).fetchone()
+        if aside is not None:
+            raise SetAside(aside[0])
         row = self._db.execute(
             "SELECT config, status, result, plies, updated FROM matches WHERE id = ?",
             (match_id,),
@@ -114,21 +130,41 @@ class SqliteStore:
     def list(
         self, game: str | None = None, status: Status | None = None, limit: int = 50
     ) -> list[tuple[MatchConfig, Summary]]:
-        """Matches, most recently updated first."""
-        clauses, values = [], []
+        """Matches, most recently updated first, never one set aside; a row that cannot be
+        read is set aside (and logged) instead of failing the whole list."""
+        clauses, values = [NOT_SET_ASIDE], []
         if game is not None:
             clauses.append("game = ?")
             values.append(game)
         if status is not None:
             clauses.append("status = ?")
             values.append(status)
-        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
         rows = self._db.execute(
-            f"SELECT config, status, result, plies, updated FROM matches {where} "
-            "ORDER BY updated DESC, created DESC LIMIT ?",
+            f"SELECT id, config, status, result, plies, updated FROM matches "
+            f"WHERE {' AND '.join(clauses)} ORDER BY updated DESC, created DESC LIMIT ?",
             (*values, limit),
-        )
-        return [(_config_from_json(row[0]), Summary(*row[1:])) for row in rows]
+        ).fetchall()
+        listed = []
+        for row in rows:
+            try:
+                listed.append((_config_from_json(row[1]), Summary(*row[2:])))
+            except (ValueError, TypeError, KeyError, RecursionError) as error:
+                reason = f"its configuration cannot be read ({type(error).__name__}: {error})"
+                LOG.error("match %s cannot be loaded and is set aside: %s", row[0], reason)
+                self.set_aside(row[0], reason, datetime.now(UTC).isoformat())
+        return listed
+
+    def set_aside(self, match_id: str, reason: str, when: str) -> None:
+        """Keep the match out of every listing and load from now on, noting why and when."""
+        with self._transaction():
+            self._db.execute(
+                "INSERT OR IGNORE INTO set_aside VALUES (?, ?, ?)", (match_id, reason, when)
+            )
+
+    def set_aside_matches(self) -> tuple[tuple[str, str, str], ...]:
+        """The matches set aside: ``(id, reason, since)``, oldest first."""
+        rows = self._db.execute("SELECT match_id, reason, since FROM set_aside ORDER BY since")
+        return tuple((str(a), str(b), str(c)) for a, b, c in rows)
 
     def close(self) -> None:
         """Close the database file."""

@@ -20,6 +20,10 @@ class StoreConflict(Exception):
     """An append lost a race: the match already has an event at that index."""
 
 
+class SetAside(Exception):
+    """The match was set aside: it could not be loaded (the message says why)."""
+
+
 @dataclass(frozen=True)
 class SeatConfig:
     """One seat: who plays it, and the SHA-256 of its token (None for a bot seat)."""
@@ -79,7 +83,7 @@ class Store(Protocol):
         """Add a new match with no events."""
 
     def load(self, match_id: str) -> StoredMatch | None:
-        """The match with this id, or None."""
+        """The match with this id, or None; raises SetAside for a match set aside."""
 
     def append(self, match_id: str, index: int, event: Event, summary: Summary) -> None:
         """Add ``event`` as event number ``index`` (0-based) and set the summary, atomically.
@@ -90,7 +94,14 @@ class Store(Protocol):
     def list(
         self, game: str | None = None, status: Status | None = None, limit: int = 50
     ) -> list[tuple[MatchConfig, Summary]]:
-        """Matches, most recently updated first, optionally only one game or status."""
+        """Matches, most recently updated first, optionally only one game or status; never
+        one set aside (a row that cannot be read is set aside here)."""
+
+    def set_aside(self, match_id: str, reason: str, when: str) -> None:
+        """Keep the match out of every listing and load from now on, noting why and when."""
+
+    def set_aside_matches(self) -> tuple[tuple[str, str, str], ...]:
+        """The matches set aside: ``(id, reason, when)``, oldest first."""
 
     def close(self) -> None:
         """Release the store's resources."""

@@ -39,6 +39,9 @@ CASES = [
     (["bench", "--seconds", "0"], "bad --seconds 0"),
     (["bench", "--game", "go"], "unknown game 'go'"),
     (["replay", "/nonexistent/game.txt"], "cannot read record"),
+    (["ladder", "murus-gallicus", "--rungs", "random"], "a ladder needs at least 2 rungs"),
+    (["serve", "--move-burst", "0"], "argument --move-burst: it must be a positive number"),
+    (["serve", "--header-timeout", "nan"], "argument --header-timeout: it must be a positive"),
 ]
 
 

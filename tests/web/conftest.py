@@ -17,7 +17,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,8 @@ from typing import Any
 import pytest
 
 STARTUP_SECONDS = 30.0
+UNLIMITED = ("--creation-burst", "1000000", "--move-burst", "1000000")
+"""Rate allowances no test reaches: tests other than the limits' own create many matches."""
 
 
 def free_port() -> int:
@@ -90,8 +92,14 @@ class Server:
             return status, text
 
 
-def start_server(db: Path, port: int | None = None, log: Path | None = None) -> Server:
-    """Start ``boardlab serve`` on 127.0.0.1 with ``db`` and wait until it answers."""
+def start_server(
+    db: Path,
+    port: int | None = None,
+    log: Path | None = None,
+    options: Sequence[str] = UNLIMITED,
+) -> Server:
+    """Start ``boardlab serve`` on 127.0.0.1 with ``db`` and ``options``, and wait until it
+    answers."""
     port = port or free_port()
     log = log or db.with_name(f"{db.stem}-server-{port}.log")
     command = [
@@ -105,6 +113,7 @@ def start_server(db: Path, port: int | None = None, log: Path | None = None) -> 
         str(port),
         "--db",
         str(db),
+        *options,
     ]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     with log.open("ab") as out:

@@ -163,3 +163,29 @@ def test_an_unusable_store_is_one_line_error(tmp_path: Path) -> None:
         run.stderr
         == f"boardlab: error: cannot use {str(bad)!r} as the store: file is not a database\n"
     )
+
+
+def test_a_second_server_on_the_same_database_is_refused_until_the_first_dies(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "boardlab.sqlite3"
+    first = start_server(db)
+    try:
+        second = subprocess.run(
+            [*SERVE, "--port", str(free_port()), "--db", str(db)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert first.get("/api/matches")[0] == 200
+    finally:
+        assert first.stop(signal.SIGKILL) == -signal.SIGKILL
+    assert second.returncode == 2
+    assert second.stderr == (
+        f"boardlab: error: another boardlab serve is using {str(db)!r}; "
+        "stop it or choose another --db\n"
+    )
+    # However the first one died, the next one starts.
+    third = start_server(db)
+    third.stop()

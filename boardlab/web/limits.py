@@ -1,0 +1,90 @@
+"""What one client may ask of the server: time limits and per-address rate limits.
+
+The figures and how ``boardlab serve`` sets them are in ``docs/web.md`` (Security).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import time
+from dataclasses import dataclass, field
+
+from boardlab.web.errors import ApiError
+
+MAX_ADDRESSES = 100_000
+"""Buckets kept at most: beyond it the full ones (quiet clients) are dropped, then the oldest."""
+IPV6_PREFIX = 64
+"""One IPv6 client usually holds a whole /64, so its addresses share one bucket."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits of one server (the defaults are ``boardlab serve``'s)."""
+
+    header_seconds: float = 10.0
+    """A request's headers must have arrived this long after the connection (or the previous
+    answer on it); the connection is closed otherwise."""
+    body_seconds: float = 10.0
+    """A request's body must have arrived this long after its headers (408 otherwise)."""
+    first_message_seconds: float = 10.0
+    """A websocket must send its first message this long after it opens (closed otherwise)."""
+    creations_per_minute: float = 30.0
+    creation_burst: int = 20
+    moves_per_minute: float = 600.0
+    move_burst: int = 120
+
+
+@dataclass
+class RateLimiter:
+    """A token bucket per client address: ``burst`` requests at once, then ``per_minute``.
+
+    ``what`` names the requests in the refusal ("match creations").
+    """
+
+    what: str
+    per_minute: float
+    burst: int
+    buckets: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+    def take(self, address: str) -> None:
+        """Count one request from ``address``, or refuse it (429 with ``Retry-After``)."""
+        now = time.monotonic()
+        rate = self.per_minute / 60.0
+        tokens, then = self.buckets.get(address, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - then) * rate)
+        if tokens < 1.0:
+            wait = math.ceil((1.0 - tokens) / rate)
+            raise ApiError(
+                429,
+                f"too many {self.what} from your address; try again in {wait} s",
+                {"Retry-After": str(wait)},
+            )
+        if address not in self.buckets and len(self.buckets) >= MAX_ADDRESSES:
+            self._forget(now, rate)
+        self.buckets[address] = (tokens - 1.0, now)
+
+    def _forget(self, now: float, rate: float) -> None:
+        """Drop the buckets that have filled up again (forgetting them changes nothing), and
+        if that is not enough the older half, so memory stays bounded whatever comes."""
+        kept = [
+            (address, (tokens, then))
+            for address, (tokens, then) in self.buckets.items()
+            if tokens + (now - then) * rate < self.burst
+        ]
+        if len(kept) >= MAX_ADDRESSES:
+            kept = kept[len(kept) // 2 :]
+        self.buckets = dict(kept)
+
+
+def client_key(host: str | None) -> str:
+    """The bucket of a client address: itself, or its /64 for IPv6."""
+    if host is None:
+        return ""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if address.version == 6:
+        return str(ipaddress.ip_network(f"{address}/{IPV6_PREFIX}", strict=False))
+    return host
