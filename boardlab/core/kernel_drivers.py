@@ -47,17 +47,19 @@ def perft(kernel: Kernel, s: KernelArray, depth: int) -> int:
     return int(_drivers(kernel).perft(kernel.params, s, depth, kernel.max_legal))
 
 
-def rollout(kernel: Kernel, s: KernelArray, seed: int) -> tuple[tuple[float, ...], int]:
-    """Play ``s`` to its end in place with random decisions: (returns, decisions played)."""
-    moves = np.empty(kernel.max_legal, dtype=np.int64)
+def rollout(
+    kernel: Kernel, s: KernelArray, seed: int, steps: int = -1, moves: KernelArray | None = None
+) -> tuple[tuple[float, ...], int]:
+    """Play at most ``steps`` random decisions on ``s`` in place (to the end if negative).
+
+    Returns the returns of the position reached (zeros if not over) and the decisions played;
+    ``moves`` is optional scratch of length ``max_legal``.
+    """
+    if moves is None:
+        moves = np.empty(kernel.max_legal, dtype=np.int64)
     out = np.zeros(kernel.game.num_players, dtype=np.float64)
-    decisions = _drivers(kernel).rollout(kernel.params, s, seed, moves, out)
+    decisions = _drivers(kernel).rollout(kernel.params, s, seed, steps, moves, out)
     return tuple(float(r) for r in out), int(decisions)
-
-
-def drivers_module(kernel: Kernel) -> ModuleType:
-    """The compiled drivers specialised to ``kernel``'s game (its ``rollout`` etc.)."""
-    return _drivers(kernel)
 
 
 def _drivers(kernel: Kernel) -> ModuleType:
