@@ -23,7 +23,7 @@ from types import ModuleType
 
 import numpy as np
 
-from boardlab.core.engine import Kernel, KernelArray
+from boardlab.core.engine import Kernel, KernelArray, user_cache
 
 _TEMPLATE = Path(__file__).with_name("kernel_driver_template.py")
 _KERNEL_BLOCK = re.compile(r"# -- kernel --\n.*# -- end kernel --\n", re.DOTALL)
@@ -32,8 +32,7 @@ _FUNCTIONS = ("legal", "apply", "returns")
 
 def cache_root() -> Path:
     """Boardlab's per-user cache directory (``$XDG_CACHE_HOME/boardlab`` or ``~/.cache``)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "boardlab"
+    return Path(user_cache()) / "boardlab"
 
 
 def random_playouts(kernel: Kernel, s: KernelArray, n: int, seed: int) -> tuple[int, int]:
