@@ -62,28 +62,31 @@ def rollout(
 
 
 def _drivers(kernel: Kernel) -> ModuleType:
-    modules = {getattr(kernel, name).py_func.__module__ for name in _FUNCTIONS}
-    if len(modules) != 1:
-        raise ValueError(f"{kernel.game.id}: legal, apply and returns must share a module")
-    names = tuple(getattr(kernel, name).py_func.__name__ for name in _FUNCTIONS)
-    return _specialised(modules.pop(), names)
+    sources = tuple(
+        (getattr(kernel, role).py_func.__module__, getattr(kernel, role).py_func.__name__)
+        for role in _FUNCTIONS
+    )
+    return _specialised(sources)
 
 
 @cache
-def _specialised(module_name: str, names: tuple[str, ...]) -> ModuleType:
-    """Write (when changed) and import the driver source bound to one kernel module."""
-    kernel_file = Path(str(sys.modules[module_name].__file__))
+def _specialised(sources: tuple[tuple[str, str], ...]) -> ModuleType:
+    """Write (when changed) and import the driver source bound to one game's kernel.
+
+    ``sources`` names the module and function of ``legal``, ``apply`` and ``returns``.
+    """
     template = _TEMPLATE.read_text(encoding="utf-8")
     digest = hashlib.sha256(template.encode())
-    for path in sorted(kernel_file.parent.glob("kernel*.py")):
-        digest.update(path.read_bytes())
-    imports = ", ".join(f"{name} as {role}" for name, role in zip(names, _FUNCTIONS, strict=True))
-    block = (
-        f"# -- kernel: {module_name}, sources {digest.hexdigest()[:16]} --\n"
-        f"from {module_name} import {imports}  # noqa: E501\n"
+    folders = {Path(str(sys.modules[module].__file__)).parent for module, _ in sources}
+    for folder in sorted(folders):
+        for path in sorted(folder.glob("kernel*.py")):
+            digest.update(path.read_bytes())
+    block = f"# -- kernel: sources {digest.hexdigest()[:16]} --\n" + "".join(
+        f"from {module} import {name} as {role}\n"
+        for (module, name), role in zip(sources, _FUNCTIONS, strict=True)
     )
     text = _KERNEL_BLOCK.sub(lambda _: block, template, count=1)
-    stem = "drivers_" + module_name.replace(".", "_")
+    stem = "drivers_" + sources[0][0].replace(".", "_")
     path = _write_if_changed(stem, text)
     spec = importlib.util.spec_from_file_location(stem, path)
     assert spec is not None and spec.loader is not None
