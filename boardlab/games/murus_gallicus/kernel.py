@@ -20,10 +20,11 @@ position from before a sacrifice can never occur again and the history restarts 
 bound: ``HISTORY_CAPACITY`` turn starts without a sacrifice. A game that goes further with the
 repetition rule on raises :class:`HistoryOverflow` (never a silent difference); it cannot
 happen while ``max_plies`` ≤ ``HISTORY_CAPACITY``. Keys are 64-bit Zobrist keys, so two
-different positions are taken for a repetition only on a key collision (about one chance in
-10^16 per pair of positions), as in chess engines.
+different positions are taken for a repetition only on a key collision (one chance in 2^64 per
+pair of positions), as in chess engines.
 
-``max_legal``: 8 tower moves and 8 sacrifices per tower and at most 32 towers (64 stones).
+``max_legal``: at most 8 tower moves and 8 sacrifices per tower, and a side has at most 16
+towers (32 stones, with ``8x8_two_rows``).
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ S_SIDE, S_PLY, S_OVER, S_WINNER, S_TERMINATION, S_KEY, S_COUNT = 4, 5, 6, 7, 8, 
 HISTORY = 16
 HISTORY_CAPACITY = 112
 STATE_SIZE = HISTORY + HISTORY_CAPACITY
-MAX_LEGAL = 32 * 16
+MAX_LEGAL = 16 * 16
 
 _TERMINATIONS = (
     None,
