@@ -34,6 +34,8 @@ def bot_speed(game: Game, seconds: float = 2.0) -> dict[str, float]:
     state = bench_position(game)
     view = state.view_state(state.current_player)
     share = seconds / 2 if game.num_players == 2 else seconds
+    # A short search first, so that loading the compiled engine's drivers is not timed.
+    MctsBot(seed=0, iters=2, reuse=False).choose(view)
     mcts = MctsBot(seed=0, iters=None, time=share, reuse=False)
     mcts.choose(view)
     stats = mcts.stats()

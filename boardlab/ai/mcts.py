@@ -7,6 +7,15 @@ two-player and multi-player games and compound turns (a node's player is simply 
 ``heuristic(p)`` for every seat. The tree is kept between calls and the search resumes from
 the node whose position text matches the new position.
 
+With the compiled engine (docs/engine.md) the simulations run on the game's kernel: the tree
+holds the same action ids, the selection and expansion apply them to a kernel state, and the
+rollout's random decisions come from the compiled driver with its own random numbers (seeded
+from the bot's generator). A seeded search is then as deterministic as before, and its
+statistics are those of the reference, but it does not choose bit for bit the same moves (the
+kernel lists legal decisions in another order, and draws its own random numbers). A kernel that
+cannot hold a position (``RuntimeError``, e.g. a full repetition history) hands the decision
+to the reference engine, which searches it afresh.
+
 Hidden information: the bot searches from the view it is given. In Cyvasse's deployment the
 view lacks the opponent's items; the acting player's own placements do not depend on them, so
 the view is the sampled world. Anacund's layout is fixed and visible once the game is made, so
@@ -18,8 +27,11 @@ from __future__ import annotations
 import math
 import random
 from collections import deque
+from typing import Protocol, Self
 
 from boardlab.ai.base import Bot, Deadline
+from boardlab.core.engine import Kernel, KernelArray, kernel_for
+from boardlab.core.game import Game
 from boardlab.core.state import State
 
 _REUSE_NODES = 3000
@@ -38,6 +50,50 @@ class _Node:
         self.untried: list[int] | None = None
         self.visits = 0
         self.value = 0.0
+
+
+class _Position(Protocol):
+    """What a simulation needs of a position: a reference State or a _CompiledPosition."""
+
+    @property
+    def current_player(self) -> int: ...
+
+    def clone(self) -> Self: ...
+
+    def apply_action(self, action: int) -> None: ...
+
+    def is_terminal(self) -> bool: ...
+
+    def legal_actions(self) -> list[int]: ...
+
+
+class _CompiledPosition:
+    """A kernel state behind the few State methods the search uses."""
+
+    __slots__ = ("kernel", "moves", "s")
+
+    def __init__(self, kernel: Kernel, s: KernelArray, moves: KernelArray) -> None:
+        self.kernel = kernel
+        self.s = s
+        self.moves = moves  # scratch for legal decisions, shared by the clones
+
+    @property
+    def current_player(self) -> int:
+        return int(self.kernel.player(self.kernel.params, self.s))
+
+    def clone(self) -> Self:
+        return type(self)(self.kernel, self.s.copy(), self.moves)
+
+    def apply_action(self, action: int) -> None:
+        self.kernel.apply(self.kernel.params, self.s, action)
+
+    def is_terminal(self) -> bool:
+        return bool(self.kernel.is_over(self.kernel.params, self.s))
+
+    def legal_actions(self) -> list[int]:
+        count = self.kernel.legal(self.kernel.params, self.s, self.moves)
+        actions: list[int] = self.moves[:count].tolist()
+        return actions
 
 
 class MctsBot(Bot):
@@ -68,6 +124,7 @@ class MctsBot(Bot):
         self._root: _Node | None = None
         self._root_state: State | None = None
         self._last: dict[str, float] = {}
+        self._kernel: tuple[Game, Kernel | None] | None = None
 
     def _search_stats(self) -> dict[str, float]:
         """Simulations, reused visits and seconds of the last search."""
@@ -89,8 +146,16 @@ class MctsBot(Bot):
         reused = root.visits
         sims = 0
         limit = self._iters if self._iters is not None else 1 << 62
+        start = self._compiled(state)
         while sims < limit and not (sims and deadline.passed()):
-            self._simulate(root, state)
+            try:
+                self._simulate(root, start)
+            except RuntimeError:
+                if start is state:
+                    raise
+                # The kernel cannot hold this game: search again on the reference engine.
+                start, root, reused, sims = state, _Node(-1, -1), 0, 0
+                continue
             sims += 1
         best = max(root.children, key=lambda n: (n.visits, n.value))
         self._root, self._root_state = root, state.clone()
@@ -101,7 +166,23 @@ class MctsBot(Bot):
         }
         return best.action
 
-    def _simulate(self, root: _Node, root_state: State) -> None:
+    def _compiled(self, state: State) -> _Position:
+        """``state`` on the game's kernel when there is one, else ``state`` itself."""
+        if self._kernel is None or self._kernel[0] is not state.game:
+            self._kernel = (state.game, kernel_for(state.game))
+        kernel = self._kernel[1]
+        if kernel is None:
+            return state
+        try:
+            s = kernel.encode(state)
+        except RuntimeError:
+            return state
+        # Imported here: NumPy comes with the compiled engine only.
+        import numpy as np
+
+        return _CompiledPosition(kernel, s, np.empty(kernel.max_legal, dtype=np.int64))
+
+    def _simulate(self, root: _Node, root_state: _Position) -> None:
         state = root_state.clone()
         node = root
         path = [root]
@@ -133,7 +214,10 @@ class MctsBot(Bot):
             if visited.mover >= 0:
                 visited.value += rewards[visited.mover]
 
-    def _playout(self, state: State) -> tuple[float, ...]:
+    def _playout(self, state: _Position) -> tuple[float, ...]:
+        if isinstance(state, _CompiledPosition):
+            return self._compiled_playout(state)
+        assert isinstance(state, State)
         rng = self._rng
         for _ in range(self._rollout):
             if state.is_terminal():
@@ -142,6 +226,17 @@ class MctsBot(Bot):
         if state.is_terminal():
             return state.returns()
         return tuple(state.heuristic(p) for p in range(state.game.num_players))
+
+    def _compiled_playout(self, state: _CompiledPosition) -> tuple[float, ...]:
+        from boardlab.core import kernel_drivers
+
+        kernel = state.kernel
+        seed = self._rng.getrandbits(62)
+        rewards, _ = kernel_drivers.rollout(kernel, state.s, seed, self._rollout, state.moves)
+        if kernel.is_over(kernel.params, state.s):
+            return rewards
+        end = kernel.decode(state.s)
+        return tuple(end.heuristic(p) for p in range(end.game.num_players))
 
     def _reused_root(self, state: State) -> _Node | None:
         """The old tree's node for ``state``, found breadth-first by position text."""

@@ -118,20 +118,24 @@ def bench_perft(
 
 
 def bench_playouts(
-    game: Game, seconds: float, seed: int = 0, kernel: Kernel | None = None
+    game: Game,
+    seconds: float,
+    seed: int = 0,
+    kernel: Kernel | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> PlayoutBench:
-    """Uniformly random playouts until ``seconds`` have passed (at least one playout).
+    """Uniformly random playouts until ``seconds`` have passed on ``clock`` (at least one).
 
     With a ``kernel``, the compiled driver plays them in batches that grow until the time is
     spent, with the kernel's own random numbers (the same distribution of games).
     """
     if kernel is not None:
-        return _compiled_playouts(kernel, seconds, seed)
+        return _compiled_playouts(kernel, seconds, seed, clock)
     rng = random.Random(seed)
     choice = rng.choice
     initial = game.new_initial_state()
     playouts = decisions = 0
-    begin = time.perf_counter()
+    begin = clock()
     elapsed = 0.0
     while playouts == 0 or elapsed < seconds:
         state = initial.clone()
@@ -141,24 +145,26 @@ def bench_playouts(
             decisions += 1
             actions = state.legal_actions()
         playouts += 1
-        elapsed = time.perf_counter() - begin
+        elapsed = clock() - begin
     return PlayoutBench(playouts, decisions, elapsed)
 
 
-def _compiled_playouts(kernel: Kernel, seconds: float, seed: int) -> PlayoutBench:
+def _compiled_playouts(
+    kernel: Kernel, seconds: float, seed: int, clock: Callable[[], float]
+) -> PlayoutBench:
     from boardlab.core import kernel_drivers
 
     start = kernel.encode(kernel.game.new_initial_state())
     kernel_drivers.random_playouts(kernel, start, 1, seed)  # load or compile first
     playouts = decisions = 0
     batch = 1
-    begin = time.perf_counter()
+    begin = clock()
     elapsed = 0.0
     while playouts == 0 or elapsed < seconds:
         games, played = kernel_drivers.random_playouts(kernel, start, batch, seed + playouts)
         playouts += games
         decisions += played
-        elapsed = time.perf_counter() - begin
+        elapsed = clock() - begin
         batch *= 2 if elapsed < seconds / 4 else 1
     return PlayoutBench(playouts, decisions, elapsed)
 

@@ -87,14 +87,17 @@ def random_playouts(
 
 
 @numba.njit(cache=True)
-def rollout(p: KernelArray, s: KernelArray, seed: int, moves: KernelArray, out: KernelArray) -> int:
-    """Play ``s`` to its end with uniformly random decisions, in place; returns into ``out``.
+def rollout(
+    p: KernelArray, s: KernelArray, seed: int, steps: int, moves: KernelArray, out: KernelArray
+) -> int:
+    """Play at most ``steps`` uniformly random decisions on ``s`` in place (all, if negative).
 
-    ``moves`` is scratch of length ``max_legal``; the result is the number of decisions played.
+    ``moves`` is scratch of length ``max_legal``; the returns of the position reached go to
+    ``out`` (zeros unless it is over); the result is the number of decisions played.
     """
     x = _seeded(seed)
     decisions = 0
-    while True:
+    while decisions != steps:
         count = legal(p, s, moves)
         if count == 0:
             break

@@ -23,7 +23,7 @@ from types import ModuleType
 
 import numpy as np
 
-from boardlab.core.engine import Kernel, KernelArray
+from boardlab.core.engine import Kernel, KernelArray, user_cache
 
 _TEMPLATE = Path(__file__).with_name("kernel_driver_template.py")
 _KERNEL_BLOCK = re.compile(r"# -- kernel --\n.*# -- end kernel --\n", re.DOTALL)
@@ -32,8 +32,7 @@ _FUNCTIONS = ("legal", "apply", "returns")
 
 def cache_root() -> Path:
     """Boardlab's per-user cache directory (``$XDG_CACHE_HOME/boardlab`` or ``~/.cache``)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "boardlab"
+    return Path(user_cache()) / "boardlab"
 
 
 def random_playouts(kernel: Kernel, s: KernelArray, n: int, seed: int) -> tuple[int, int]:
@@ -47,42 +46,47 @@ def perft(kernel: Kernel, s: KernelArray, depth: int) -> int:
     return int(_drivers(kernel).perft(kernel.params, s, depth, kernel.max_legal))
 
 
-def rollout(kernel: Kernel, s: KernelArray, seed: int) -> tuple[tuple[float, ...], int]:
-    """Play ``s`` to its end in place with random decisions: (returns, decisions played)."""
-    moves = np.empty(kernel.max_legal, dtype=np.int64)
+def rollout(
+    kernel: Kernel, s: KernelArray, seed: int, steps: int = -1, moves: KernelArray | None = None
+) -> tuple[tuple[float, ...], int]:
+    """Play at most ``steps`` random decisions on ``s`` in place (to the end if negative).
+
+    Returns the returns of the position reached (zeros if not over) and the decisions played;
+    ``moves`` is optional scratch of length ``max_legal``.
+    """
+    if moves is None:
+        moves = np.empty(kernel.max_legal, dtype=np.int64)
     out = np.zeros(kernel.game.num_players, dtype=np.float64)
-    decisions = _drivers(kernel).rollout(kernel.params, s, seed, moves, out)
+    decisions = _drivers(kernel).rollout(kernel.params, s, seed, steps, moves, out)
     return tuple(float(r) for r in out), int(decisions)
 
 
-def drivers_module(kernel: Kernel) -> ModuleType:
-    """The compiled drivers specialised to ``kernel``'s game (its ``rollout`` etc.)."""
-    return _drivers(kernel)
-
-
 def _drivers(kernel: Kernel) -> ModuleType:
-    modules = {getattr(kernel, name).py_func.__module__ for name in _FUNCTIONS}
-    if len(modules) != 1:
-        raise ValueError(f"{kernel.game.id}: legal, apply and returns must share a module")
-    names = tuple(getattr(kernel, name).py_func.__name__ for name in _FUNCTIONS)
-    return _specialised(modules.pop(), names)
+    sources = tuple(
+        (getattr(kernel, role).py_func.__module__, getattr(kernel, role).py_func.__name__)
+        for role in _FUNCTIONS
+    )
+    return _specialised(sources)
 
 
 @cache
-def _specialised(module_name: str, names: tuple[str, ...]) -> ModuleType:
-    """Write (when changed) and import the driver source bound to one kernel module."""
-    kernel_file = Path(str(sys.modules[module_name].__file__))
+def _specialised(sources: tuple[tuple[str, str], ...]) -> ModuleType:
+    """Write (when changed) and import the driver source bound to one game's kernel.
+
+    ``sources`` names the module and function of ``legal``, ``apply`` and ``returns``.
+    """
     template = _TEMPLATE.read_text(encoding="utf-8")
     digest = hashlib.sha256(template.encode())
-    for path in sorted(kernel_file.parent.glob("kernel*.py")):
-        digest.update(path.read_bytes())
-    imports = ", ".join(f"{name} as {role}" for name, role in zip(names, _FUNCTIONS, strict=True))
-    block = (
-        f"# -- kernel: {module_name}, sources {digest.hexdigest()[:16]} --\n"
-        f"from {module_name} import {imports}  # noqa: E501\n"
+    folders = {Path(str(sys.modules[module].__file__)).parent for module, _ in sources}
+    for folder in sorted(folders):
+        for path in sorted(folder.glob("kernel*.py")):
+            digest.update(path.read_bytes())
+    block = f"# -- kernel: sources {digest.hexdigest()[:16]} --\n" + "".join(
+        f"from {module} import {name} as {role}\n"
+        for (module, name), role in zip(sources, _FUNCTIONS, strict=True)
     )
     text = _KERNEL_BLOCK.sub(lambda _: block, template, count=1)
-    stem = "drivers_" + module_name.replace(".", "_")
+    stem = "drivers_" + sources[0][0].replace(".", "_")
     path = _write_if_changed(stem, text)
     spec = importlib.util.spec_from_file_location(stem, path)
     assert spec is not None and spec.loader is not None

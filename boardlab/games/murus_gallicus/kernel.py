@@ -20,15 +20,17 @@ position from before a sacrifice can never occur again and the history restarts 
 bound: ``HISTORY_CAPACITY`` turn starts without a sacrifice. A game that goes further with the
 repetition rule on raises :class:`HistoryOverflow` (never a silent difference); it cannot
 happen while ``max_plies`` ≤ ``HISTORY_CAPACITY``. Keys are 64-bit Zobrist keys, so two
-different positions are taken for a repetition only on a key collision (about one chance in
-10^16 per pair of positions), as in chess engines.
+different positions are taken for a repetition only on a key collision (one chance in 2^64 per
+pair of positions), as in chess engines.
 
-``max_legal``: 8 tower moves and 8 sacrifices per tower and at most 32 towers (64 stones).
+``max_legal``: at most 8 tower moves and 8 sacrifices per tower, and a side has at most 16
+towers (32 stones, with ``8x8_two_rows``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import cast
 
 import numba
@@ -57,7 +59,7 @@ S_SIDE, S_PLY, S_OVER, S_WINNER, S_TERMINATION, S_KEY, S_COUNT = 4, 5, 6, 7, 8, 
 HISTORY = 16
 HISTORY_CAPACITY = 112
 STATE_SIZE = HISTORY + HISTORY_CAPACITY
-MAX_LEGAL = 32 * 16
+MAX_LEGAL = 16 * 16
 
 _TERMINATIONS = (
     None,
@@ -305,20 +307,24 @@ def make_kernel(game: Game) -> Kernel:
     assert isinstance(game, MurusGallicus)
     p = _params(game)
 
+    # Keyed by the reference's repetition key: a game's history is encoded again and again.
+    @lru_cache(maxsize=1 << 16)
+    def key_of(seen: tuple[int, ...]) -> int:
+        return _zobrist(p, [_to_cells(bits) for bits in seen[:4]], seen[4])
+
     def encode(state: State) -> KernelArray:
         """The kernel state of a reference state, its outcome and repetition history."""
         assert isinstance(state, MurusGallicusState)
         s = np.zeros(STATE_SIZE, dtype=np.int64)
-        boards = [_to_cells(bits) for bits in state.bits]
-        s[0:4] = boards
+        s[0:4] = [_to_cells(bits) for bits in state.bits]
         s[S_SIDE] = state.side
         s[S_PLY] = state.ply
-        s[S_KEY] = _zobrist(p, boards, state.side)
+        s[S_KEY] = key_of((*state.bits, state.side))
         stones = _stones(state.bits)
         history = [
-            _zobrist(p, [_to_cells(b) for b in seen[:4]], seen[4])
+            key_of(seen)
             for seen, count in state._seen.items()
-            if isinstance(seen, tuple) and _stones(list(seen[:4])) == stones
+            if isinstance(seen, tuple) and _stones(seen[:4]) == stones
             for _ in range(count)
         ]
         if len(history) > HISTORY_CAPACITY:
@@ -359,6 +365,6 @@ def make_kernel(game: Game) -> Kernel:
     )
 
 
-def _stones(bits: list[int]) -> int:
+def _stones(bits: Sequence[int]) -> int:
     """Stones on the board: a sacrifice lowers it, nothing raises it."""
     return sum((2 - index % 2) * b.bit_count() for index, b in enumerate(bits))
