@@ -50,7 +50,7 @@ def standings(finishes: Sequence[Finish], anchor: str) -> Standings:
 
 def rating_table(result: Standings) -> str:
     """The rating table in markdown, best first."""
-    method = "Bradley-Terry (Elo scale)" if result.seats == 2 else "OpenSkill Plackett-Luce"
+    method = "Bradley-Terry (Elo scale)" if result.seats == 2 else "Plackett-Luce (Elo scale)"
     lines = [
         f"Ratings: {method}, {result.anchor} = 0, 95% intervals",
         "",
@@ -89,7 +89,7 @@ def as_json(result: Standings) -> dict[str, Any]:
     return {
         "anchor": result.anchor,
         "seats": result.seats,
-        "method": "bradley-terry" if result.seats == 2 else "openskill-plackett-luce",
+        "method": "bradley-terry" if result.seats == 2 else "plackett-luce",
         "ratings": [
             {**r.as_json(), "score": round(result.overall(r.player), 4)} for r in result.ratings
         ],
