@@ -62,16 +62,18 @@ def headlines(summary: dict[str, Any], percent: Mapping[str, bool]) -> list[str]
         f"{_pct(found['forced']['value'])} of them forced."
     )
     for rung in summary["skill"]:
-        share = rung["share"]
+        seats = rung.get("seats", 2)
+        weak = rung["weak"] if seats == 2 else f"{seats - 1} {rung['weak']} bots"
+        against = f"fair share {_pct(1 / seats)}, {_p(rung['p'])}"
         if rung["real"]:
             lines.append(
-                f"Skill matters: {rung['strong']} beats {rung['weak']} in {_pm(share)} of "
-                f"decided games ({_p(rung['p'])})."
+                f"Skill matters: {rung['strong']} beats {weak} in {_pm(rung['share'])} of "
+                f"decided games ({against})."
             )
         else:
             lines.append(
-                f"{rung['strong']} does not clearly beat {rung['weak']}: {_pm(share)} of "
-                f"decided games ({_p(rung['p'])})."
+                f"{rung['strong']} does not clearly beat {weak}: {_pm(rung['share'])} of "
+                f"decided games ({against})."
             )
     for comparison in summary["comparisons"]:
         real = [row for row in comparison["rows"] if row["real"]]

@@ -211,7 +211,17 @@ def skill_chart(skill: Sequence[dict[str, Any]]) -> str:
         capsize=4,
         color=[COLOURS[2] if rung["real"] else "#AAAAAA" for rung in skill],
     )
-    axes.axhline(0.5, color="#444444", linewidth=0.8, linestyle="--")
+    fair = [1 / rung.get("seats", 2) for rung in skill]
+    axes.hlines(
+        fair,
+        [x - 0.45 for x in xs],
+        [x + 0.45 for x in xs],
+        color="#444444",
+        linewidth=0.8,
+        linestyles="--",
+        label="an equal player's share (1/seats)",
+    )
+    axes.legend(frameon=False, fontsize=8, loc="upper right")
     axes.set_xticks(list(xs), [rung["label"] for rung in skill], fontsize=8)
     axes.set_ylim(0, 1)
     axes.set_ylabel("wins of decided games")

@@ -83,8 +83,9 @@ DEFINITIONS = (
     ),
     (
         "skill",
-        "the stronger bot's wins over decided games against the bot below, Wilson "
-        "interval, one-sided binomial test against one half",
+        "the stronger bot's wins over decided games against the bot below (K - 1 copies of it "
+        "at K seats), Wilson interval, one-sided binomial test against an equal player's "
+        "share 1/K",
     ),
 )
 
@@ -195,6 +196,7 @@ def _skill_section(skill: Sequence[dict[str, Any]]) -> str:
             str(r["draws"]),
             str(r["losses"]),
             _fmt(r["share"], True),
+            f"{100 / r.get('seats', 2):.0f}%",
             f"{r['p']:.3g}",
             "yes" if r["real"] else "no",
         ]
@@ -209,6 +211,7 @@ def _skill_section(skill: Sequence[dict[str, Any]]) -> str:
                 "D",
                 "L",
                 "wins of decided",
+                "fair share",
                 "p",
                 "clearly better?",
             ],

@@ -122,8 +122,9 @@ def seat_balance(wins: Sequence[int]) -> float:
     return float(stats.chisquare(wins).pvalue)
 
 
-def beats(wins: int, decided: int) -> float:
-    """One-sided p-value of "no better than even": ``P(X >= wins)``, ``X ~ B(decided, 1/2)``."""
+def beats(wins: int, decided: int, fair: float = 0.5) -> float:
+    """One-sided p-value of "no better than an equal player": ``P(X >= wins)``,
+    ``X ~ B(decided, fair)``, where ``fair`` is an equal player's share (1/K at K seats)."""
     if decided == 0:
         return 1.0
-    return float(stats.binomtest(wins, decided, alternative="greater").pvalue)
+    return float(stats.binomtest(wins, decided, p=fair, alternative="greater").pvalue)

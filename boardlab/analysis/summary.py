@@ -213,18 +213,26 @@ def compare(base: Sequence[GameTrace], other: Sequence[GameTrace]) -> list[dict[
 
 
 def skill_rung(series: Series, traces: Sequence[GameTrace]) -> dict[str, Any]:
-    """The strong bot's record against the weak one: share of decided games won, with p."""
+    """The strong bot's record against the weak ones: share of decided games won, with p.
+
+    The strong bot sits with ``K - 1`` copies of the weak one, so an equal player's share of
+    the decided games is ``1/K``: the one-sided binomial test is against that fair share.
+    """
     strong = series.players[0]
+    seats = len(series.players)
     tally: Counter[str] = Counter()
     for trace in traces:
         seat = trace.players.index(strong) if strong in trace.players else 0
         tally[trace.results[seat]] += 1
     decided = tally["win"] + tally["loss"]
-    p = beats(tally["win"], decided)
+    fair = 1 / seats
+    p = beats(tally["win"], decided, fair)
     return {
         "label": series.label,
         "strong": strong,
         "weak": series.players[-1],
+        "seats": seats,
+        "fair": round(fair, 6),
         "games": len(traces),
         "wins": tally["win"],
         "draws": tally["draw"],
