@@ -68,7 +68,7 @@ def test_the_skill_trace_at_three_seats_says_the_stronger_bot_clearly_wins() -> 
         "skill": [rung],
         "comparisons": [],
     }
-    line = headlines(summary, {})[-1]
+    line = headlines(summary, {})[-2]
     assert line.startswith(f"Skill matters: {STRONG} beats 2 {WEAK} bots in 48%")
     assert "fair share 33%" in line
 
