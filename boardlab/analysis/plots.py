@@ -260,7 +260,6 @@ def comparison_chart(comparison: dict[str, Any], percent: dict[str, bool]) -> st
         # An interval of width 0 (both constant) gets a unit span, not one of 1e-9.
         reach = max(abs(low), abs(high)) * 1.15 or 1.0
         panel.set_xlim(-reach, reach)
-        panel.ticklabel_format(axis="x", style="plain", useOffset=False)
         panel.set_yticks([0], [row["label"] + (" (points)" if scale == 100 else "")], fontsize=8)
         panel.tick_params(axis="x", labelsize=7)
         panel.spines[["top", "right", "left"]].set_visible(False)
