@@ -13,7 +13,6 @@ import time
 from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from itertools import repeat
 from typing import Any, Final, Literal
 
 from boardlab.ai import make_bot
@@ -173,6 +172,22 @@ _ARRAYS: dict[str, Literal["B", "I", "d"]] = {
 }
 
 
+class _Rounded(dict[float, float]):
+    """Evaluations rounded to ``EVAL_DIGITS`` decimals, kept as they are asked for: ``round``
+    is slow (a correctly rounded decimal conversion, about a microsecond), and a game's
+    evaluations repeat from game to game. Emptied when it grows past ``ROUNDED_KEPT``."""
+
+    def __missing__(self, value: float) -> float:
+        if len(self) >= ROUNDED_KEPT:
+            self.clear()
+        found = self[value] = round(value, EVAL_DIGITS)
+        return found
+
+
+ROUNDED_KEPT = 1 << 16
+_ROUNDED = _Rounded()
+
+
 def board_snapshot(state: State) -> Occupancy | None:
     """The state's :meth:`~State.occupancy`: pieces per seat, cells holding a seat's piece, and
     every cell id (a board may grow or shrink); None for a game without a render model."""
@@ -243,7 +258,7 @@ def _play(task: GameTask) -> GameTrace:
     trace.seats = array(BYTE, seats)
     trace.choices = array(COUNT, choices)
     trace.turn_start = array(BYTE, starts)
-    trace.evals = array(REAL, map(round, evals, repeat(EVAL_DIGITS)))
+    trace.evals = array(REAL, list(map(_ROUNDED.__getitem__, evals)))
     final = board_snapshot(state) if every else None
     if final is not None:
         trace.pieces.append(list(final.pieces))

@@ -25,10 +25,17 @@ ROMANS, GAULS = 0, 1
 SIDE_LETTERS = "RG"
 
 
+CELL_NAMES = tuple(
+    f"{COLUMNS[index % STRIDE]}{index // STRIDE + 1}" if index % STRIDE < len(COLUMNS) else ""
+    for index in range(STRIDE * len(COLUMNS))
+)
+"""The cell name of every bit index of the largest board ("" for the padding bits)."""
+
+
 @cache
 def _cell_names(rows: int) -> frozenset[str]:
-    """Every cell of a board of ``rows`` rows (row-major bit indices, ``STRIDE`` a row)."""
-    return frozenset(f"{COLUMNS[column]}{row + 1}" for row in range(rows) for column in range(8))
+    """Every cell of a board of ``rows`` rows."""
+    return frozenset(name for name in CELL_NAMES[: rows * STRIDE] if name)
 
 
 class MurusGallicusState(State):
@@ -201,10 +208,10 @@ class MurusGallicusState(State):
         """Stones per side (a tower is two) and the cells holding them, from the bitboards."""
         bits = self.bits
         taken = bits[0] | bits[1] | bits[2] | bits[3]
-        occupied = set()
+        occupied = []
         while taken:
             low = taken & -taken
-            occupied.add(self.board.name(low.bit_length() - 1))
+            occupied.append(CELL_NAMES[low.bit_length() - 1])
             taken ^= low
         pieces = (
             2 * bits[0].bit_count() + bits[1].bit_count(),
