@@ -11,6 +11,8 @@ import random
 
 import pytest
 
+from boardlab.analysis import trace
+from boardlab.analysis.trace import _ROUNDED, EVAL_DIGITS, ROUNDED_KEPT
 from boardlab.core.registry import game_ids, make
 from boardlab.core.render_model import Occupancy
 
@@ -34,3 +36,18 @@ def test_fast_evaluations_and_occupancy_match_the_general_way(
             if state.is_terminal() or state.ply >= 120:
                 break
             state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_the_table_of_rounded_evaluations_rounds_as_round_does() -> None:
+    rng = random.Random(3)
+    values = [rng.uniform(-1, 1) for _ in range(2000)] + [0.00005, -0.00005, 0.12345, 1.0]
+    assert [_ROUNDED[v] for v in values] == [round(v, EVAL_DIGITS) for v in values]
+    assert [_ROUNDED[v] for v in values] == [round(v, EVAL_DIGITS) for v in values]  # kept
+    assert len(_ROUNDED) <= ROUNDED_KEPT
+
+
+def test_the_table_of_rounded_evaluations_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(trace, "ROUNDED_KEPT", 10)
+    for k in range(25):
+        assert _ROUNDED[k / 7] == round(k / 7, EVAL_DIGITS)
+        assert len(_ROUNDED) <= 10
