@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from boardlab.analysis.headlines import headlines
-from boardlab.analysis.lab import Series
+from boardlab.analysis.lab import LabConfig, Series, plan_series
 from boardlab.analysis.ladder import Rung
 from boardlab.analysis.stats import beats
 from boardlab.analysis.summary import skill_rung
@@ -80,3 +80,17 @@ def test_the_ladder_passes_the_issue_example_at_three_seats_but_not_at_two() -> 
     assert "| yes |" in three.table_row()
     two = Rung("colosseum-offcuts", STRONG, WEAK, 40, 6, 44, 1.0, seats=2)
     assert not two.passed
+
+
+def test_a_rung_at_k_seats_is_labelled_with_its_k_minus_1_weaker_bots() -> None:
+    config = LabConfig(
+        "colosseum-offcuts",
+        1,
+        2,
+        options={"players": "3"},
+        skill_games=2,
+        skill_rungs=("random", WEAK),
+    )
+    (rung,) = [s for s in plan_series(config) if s.kind == "skill"]
+    assert rung.label == f"{WEAK} vs 2 x random"
+    assert rung.players == (WEAK, "random", "random")
