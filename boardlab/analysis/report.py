@@ -12,6 +12,7 @@ import json
 from collections.abc import Sequence
 from html import escape
 from pathlib import Path
+from statistics import median
 from typing import Any
 
 from boardlab.analysis import plots
@@ -287,8 +288,7 @@ def _pieces(one: dict[str, Any]) -> str:
             "game (--board-every) and a few dozen games.",
         )
     every = one["pieces_every"]
-    typical = sorted(one["decisions"])[len(one["decisions"]) // 2] if one["decisions"] else 0
-    stride = max(1, typical // 10)
+    stride = max(1, int(median(one["decisions"] or [0])) // 10)
     return (
         f"<p class='note'>Pieces over time for {escape(one['label'])} is not drawn: with a "
         f"snapshot every {every} decisions the curve would have only {points} points. Run with "
