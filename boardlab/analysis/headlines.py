@@ -7,10 +7,16 @@ says the figure, its 95% interval and whether the statistics call it real.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from boardlab.analysis.stats import ALPHA
+from boardlab.analysis.stats import (
+    ALPHA,
+    detectable_difference,
+    detectable_effect,
+    detectable_share,
+    quartiles,
+)
 
 
 def _pct(value: float) -> str:
@@ -18,7 +24,29 @@ def _pct(value: float) -> str:
 
 
 def _pm(estimate: dict[str, float]) -> str:
-    return f"{_pct(estimate['value'])} ± {_pct((estimate['high'] - estimate['low']) / 2)}"
+    return share_interval(estimate)
+
+
+def share_interval(estimate: dict[str, float]) -> str:
+    """A share with its 95% interval: ``58% ± 3%`` when the interval is symmetric to the
+    point, else the bounds, ``100% [86%, 100%]`` (an interval near 0 or 1 is lopsided)."""
+    value, low, high = (round(100 * estimate[k]) for k in ("value", "low", "high"))
+    if abs((high - value) - (value - low)) <= 1:
+        return f"{value}% ± {round(50 * (estimate['high'] - estimate['low']))}%"
+    return f"{value}% [{low}%, {high}%]"
+
+
+def points(diff: float, half: float) -> str:
+    """A difference of shares in percentage points, ``-10 ± 5 points``, with the decimals
+    its half-width needs (``+0.4 ± 0.3 points``, never ``-0 ± 0``)."""
+    diff, half = 100 * diff, 100 * half
+    digits = 0 if half >= 0.95 or half == 0 else min(3, -math.floor(math.log10(half)))
+    if half == 0 and diff != 0:
+        digits = min(3, max(0, -math.floor(math.log10(abs(diff)))))
+    text = f"{diff:+.{digits}f}"
+    if float(text) == 0:
+        text = text[1:]
+    return f"{text} ± {half:.{digits}f} points"
 
 
 def _p(p: float) -> str:
@@ -30,8 +58,8 @@ def headlines(summary: dict[str, Any], percent: Mapping[str, bool]) -> list[str]
 
     ``percent`` tells, per metric key, whether its differences read as percentage points.
     """
-    lines = []
     first = summary["series"][0]
+    lines = weak_play_warnings(first.get("players", []), summary["skill"])
     result = first["outcome"]
     seats = result["seats"]
     n = result["games"]
@@ -54,6 +82,10 @@ def headlines(summary: dict[str, Any], percent: Mapping[str, bool]) -> list[str]
         sentence += (
             f"; the winner leads for good after {_pct(decided['value'])} of the game on average"
         )
+        spread = first.get("decided_after", [])
+        if len(spread) > 1:
+            low, _, high = quartiles(spread)
+            sentence += f" (the middle half of games: {_pct(low)} to {_pct(high)})"
     sentence += f", with {found['lead_changes']['value']:.1f} lead changes per game."
     lines.append(sentence)
     lines.append(
@@ -62,16 +94,18 @@ def headlines(summary: dict[str, Any], percent: Mapping[str, bool]) -> list[str]
         f"{_pct(found['forced']['value'])} of them forced."
     )
     for rung in summary["skill"]:
-        share = rung["share"]
+        seats = rung.get("seats", 2)
+        weak = rung["weak"] if seats == 2 else f"{seats - 1} {rung['weak']} bots"
+        against = f"fair share {_pct(1 / seats)}, {_p(rung['p'])}"
         if rung["real"]:
             lines.append(
-                f"Skill matters: {rung['strong']} beats {rung['weak']} in {_pm(share)} of "
-                f"decided games ({_p(rung['p'])})."
+                f"Skill matters: {rung['strong']} beats {weak} in {_pm(rung['share'])} of "
+                f"decided games ({against})."
             )
         else:
             lines.append(
-                f"{rung['strong']} does not clearly beat {rung['weak']}: {_pm(share)} of "
-                f"decided games ({_p(rung['p'])})."
+                f"{rung['strong']} does not clearly beat {weak}: {_pm(rung['share'])} of "
+                f"decided games ({against})."
             )
     for comparison in summary["comparisons"]:
         real = [row for row in comparison["rows"] if row["real"]]
@@ -83,13 +117,57 @@ def headlines(summary: dict[str, Any], percent: Mapping[str, bool]) -> list[str]
             lines.append(head + f"real differences in {parts}; {tail}.")
         else:
             lines.append(head + "no real difference in any metric at this number of games.")
+    lines.append(power_line(n, fair, len(summary["comparisons"]) > 0))
     return lines
+
+
+def power_line(games: int, fair: float, variants: bool) -> str:
+    """What this many games can see (80% power, 5% tests): the smallest seat edge, and the
+    smallest differences between variants."""
+    edge = detectable_share(games, fair) - fair
+    line = (
+        f"With {games} games a seat's edge must exceed about {100 * edge:.0f} points over the "
+        f"fair share to be seen (80% of the time)"
+    )
+    if variants:
+        line += (
+            f"; between variants, a rate must differ by about "
+            f"{100 * detectable_difference(games):.0f} points, a mean by about "
+            f"{detectable_effect(games):.1f} standard deviations"
+        )
+    return line + "; smaller effects would usually read as no real difference."
+
+
+def weak_play_warnings(players: Sequence[str], skill: Sequence[dict[str, Any]]) -> list[str]:
+    """Warnings when the variants' bots play at random or barely beat ``random`` in the skill
+    trace (below halfway from the fair share to always winning, or not clearly): the figures
+    then describe weak play, not the game."""
+    warnings = []
+    for spec in dict.fromkeys(players):
+        if spec == "random":
+            warnings.append(
+                "Warning: random bots play these games, so the figures describe random play, "
+                "not the game as players play it."
+            )
+            continue
+        for rung in skill:
+            if rung["strong"] != spec or rung["weak"] != "random":
+                continue
+            fair = 1 / rung.get("seats", 2)
+            if not rung["real"] or rung["share"]["value"] < (1 + fair) / 2:
+                warnings.append(
+                    f"Warning: {spec} barely beats random ({_pm(rung['share'])} of decided "
+                    f"games, {_p(rung['p'])}), so the figures describe weak play, not the "
+                    "game as players play it; try stronger bots (--player) or more "
+                    "--skill-games."
+                )
+    return warnings
 
 
 def _signed(row: dict[str, Any], percent: Mapping[str, bool]) -> str:
     half = (row["high"] - row["low"]) / 2
     if percent[row["metric"]]:
-        return f"{100 * row['diff']:+.0f} ± {100 * half:.0f} points"
+        return points(row["diff"], half)
     return f"{number(row['diff'], signed=True)} ± {number(half)}"
 
 

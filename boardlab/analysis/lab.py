@@ -152,10 +152,11 @@ def plan_series(config: LabConfig) -> list[Series]:
         game = _game(config.game, config.options, 0)
         for number, (weak, strong) in enumerate(itertools.pairwise(rungs), 1):
             players = seat_players(game, (strong,) + (weak,) * (game.num_players - 1))
+            others = weak if game.num_players == 2 else f"{game.num_players - 1} x {weak}"
             series.append(
                 Series(
                     f"skill-{number}",
-                    f"{strong} vs {weak}",
+                    f"{strong} vs {others}",
                     _canonical(game, config.options),
                     players,
                     config.skill_games,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from statistics import fmean, pvariance
 
 CAPS = frozenset({"ply_cap", "no_capture"})
@@ -128,7 +129,7 @@ def coverage(cells: int, covered: int) -> float | None:
     return covered / cells if cells else None
 
 
-def covered_cells(snapshots: Sequence[set[str]]) -> int:
+def covered_cells(snapshots: Sequence[AbstractSet[str]]) -> int:
     """How many distinct cells appear in the occupied-cell sets of a game's positions."""
     return len(set().union(*snapshots)) if snapshots else 0
 

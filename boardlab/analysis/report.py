@@ -12,6 +12,7 @@ import json
 from collections.abc import Sequence
 from html import escape
 from pathlib import Path
+from statistics import median
 from typing import Any
 
 from boardlab.analysis import plots
@@ -19,6 +20,7 @@ from boardlab.analysis.headlines import number
 from boardlab.analysis.summary import METRICS, game_row
 from boardlab.analysis.trace import GameTrace
 from boardlab.core.files import write_atomic
+from boardlab.core.registry import make
 
 STYLE = """
 body { font: 15px/1.45 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto;
@@ -28,6 +30,9 @@ h2 { font-size: 1.2rem; margin-top: 2rem; border-bottom: 1px solid #ddd; }
 .meta { color: #555; margin-top: 0; }
 .headlines { background: #f3f6fa; border-left: 4px solid #0072B2; padding: 0.6rem 1rem; }
 .headlines li { margin: 0.3rem 0; }
+.headlines li.warning { color: #8a2c00; font-weight: 600; }
+figcaption { color: #444; font-size: 0.85rem; max-width: 44rem; }
+.note { color: #444; font-style: italic; }
 table { border-collapse: collapse; margin: 0.6rem 0; font-size: 0.9rem; }
 th, td { padding: 0.25rem 0.6rem; border-bottom: 1px solid #e4e4e4; text-align: right;
   white-space: nowrap; }
@@ -56,7 +61,11 @@ DEFINITIONS = (
         "mean number of legal decisions, mean over decisions c[d]; whole turns: "
         "geometric mean over turns of the product of their decisions' counts",
     ),
-    ("forced decisions", "share of decisions with exactly one legal choice"),
+    (
+        "forced decisions",
+        "per game, the share of its decisions with exactly one legal choice; the table gives "
+        "the mean of these shares over games (each game weighs the same, however long)",
+    ),
     (
         "lead changes",
         "times the leader (the seat with the strictly highest evaluation) differs "
@@ -67,13 +76,22 @@ DEFINITIONS = (
         "max over decisions of (best evaluation - winner's evaluation): how far behind "
         "the eventual winner was",
     ),
-    ("decided after", "d*/D, where from decision d* on the winner leads at every decision"),
+    (
+        "decided after",
+        "d*/D, where from decision d* on the winner leads at every decision; games without "
+        "one winner have none; its spread over games is drawn under Feel",
+    ),
     (
         "evaluation variance",
         "mean over seats of the variance of a seat's evaluation over the "
         "game (Ludii's stability: low is stable)",
     ),
-    ("board coverage", "share of board cells that held a seat's piece at some point"),
+    (
+        "board coverage",
+        "share of the cells seen in the board snapshots (every K decisions, --board-every, "
+        "and at the end) that held a seat's piece in some snapshot; a cell a piece only "
+        "passed through between two snapshots is not counted, so this is a lower bound",
+    ),
     ("score margin", "|first seat's score - second seat's score| in scored games"),
     (
         "differences",
@@ -82,9 +100,15 @@ DEFINITIONS = (
         "the metrics of one comparison",
     ),
     (
+        "power",
+        "the smallest effect a test sees 80% of the time at this number of games (5% level, "
+        "arcsine approximation): smaller real effects usually read as no real difference",
+    ),
+    (
         "skill",
-        "the stronger bot's wins over decided games against the bot below, Wilson "
-        "interval, one-sided binomial test against one half",
+        "the stronger bot's wins over decided games against the bot below (K - 1 copies of it "
+        "at K seats), Wilson interval, one-sided binomial test against an equal player's "
+        "share 1/K",
     ),
 )
 
@@ -126,7 +150,7 @@ def _outcome_section(series: Sequence[dict[str, Any]]) -> str:
             ]
             for s in result["seats"]
         ]
-        reasons = ", ".join(f"{k} {v}" for k, v in result["terminations"].items())
+        reasons = ", ".join(f"{termination_name(k)} {v}" for k, v in result["terminations"].items())
         parts.append(
             f"<h3>{escape(one['label'])}</h3>"
             f"<p>{result['games']} games; bots per seat: {escape(', '.join(one['players']))}; "
@@ -162,7 +186,7 @@ def _comparison_section(summary: dict[str, Any]) -> str:
             scale = 100.0 if percent[row["metric"]] else 1.0
             unit = " pt" if scale == 100 else ""
             diff, low, high = (number(row[k] * scale, signed=True) for k in ("diff", "low", "high"))
-            verdict = "real" if row["real"] else "not shown"
+            verdict = "real" if row["real"] else "no significant difference"
             cls = ' class="real"' if row["real"] else ""
             rows.append(
                 [
@@ -181,7 +205,12 @@ def _comparison_section(summary: dict[str, Any]) -> str:
                 rows,
                 raw=True,
             )
-            + f"<figure>{plots.comparison_chart(comparison, percent)}</figure>"
+            + _figure(
+                plots.comparison_chart(comparison, percent),
+                "Each metric's difference with its 95% interval; filled: real after the "
+                "Benjamini-Hochberg correction. An interval across 0 is no significant "
+                "difference, not proof of none.",
+            )
         )
     return "".join(parts)
 
@@ -195,26 +224,30 @@ def _skill_section(skill: Sequence[dict[str, Any]]) -> str:
             str(r["draws"]),
             str(r["losses"]),
             _fmt(r["share"], True),
+            f"{100 / r.get('seats', 2):.0f}%",
             f"{r['p']:.3g}",
             "yes" if r["real"] else "no",
         ]
         for r in skill
     ]
-    return (
-        _table(
-            [
-                "stronger vs weaker",
-                "games",
-                "W",
-                "D",
-                "L",
-                "wins of decided",
-                "p",
-                "clearly better?",
-            ],
-            rows,
-        )
-        + f"<figure>{plots.skill_chart(skill)}</figure>"
+    return _table(
+        [
+            "stronger vs weaker",
+            "games",
+            "W",
+            "D",
+            "L",
+            "wins of decided",
+            "fair share",
+            "p",
+            "clearly better?",
+        ],
+        rows,
+    ) + _figure(
+        plots.skill_chart(skill),
+        "Share of decided games each stronger bot wins against the one below, with 95% "
+        "intervals; the dashed line is an equal player's share (1/seats). Green: clearly "
+        "better. About 20 decided games tell a large gap, not a small one.",
     )
 
 
@@ -230,6 +263,39 @@ def _samples(series: Sequence[dict[str, Any]]) -> str:
     return f"<ul>{''.join(links)}</ul>" if links else "<p>No records were kept.</p>"
 
 
+MIN_CURVE_POINTS = 6
+"""Pieces over time is drawn from at least this many snapshots; fewer would draw straight
+lines between a handful of points and show a shape the data do not have."""
+
+
+def termination_name(termination: str) -> str:
+    """A termination as words: ``home_row`` reads ``home row``."""
+    return termination.replace("_", " ")
+
+
+def _figure(svg: str, caption: str) -> str:
+    return f"<figure>{svg}<figcaption>{escape(caption)}</figcaption></figure>"
+
+
+def _pieces(one: dict[str, Any]) -> str:
+    """Pieces over time, or why it is not drawn (too few snapshots per game)."""
+    points = max((len(line) for line in one["pieces_curve"]), default=0)
+    if points >= MIN_CURVE_POINTS:
+        return _figure(
+            plots.piece_curves(one),
+            "Mean pieces on the board per seat, over the games still going, from a snapshot "
+            f"every {one['pieces_every']} decisions. Needs snapshots at least every tenth of a "
+            "game (--board-every) and a few dozen games.",
+        )
+    every = one["pieces_every"]
+    stride = max(1, int(median(one["decisions"] or [0])) // 10)
+    return (
+        f"<p class='note'>Pieces over time for {escape(one['label'])} is not drawn: with a "
+        f"snapshot every {every} decisions the curve would have only {points} points. Run with "
+        f"--board-every {stride} (a tenth of a typical game) to draw it.</p>"
+    )
+
+
 def render_html(summary: dict[str, Any], title: str) -> str:
     """The report page for a summary made by :func:`summary.summarize_run`."""
     series = summary["series"]
@@ -241,27 +307,65 @@ def render_html(summary: dict[str, Any], title: str) -> str:
     branching = plots.curves(
         series, "branching_curve", "Branching by decision", "legal decisions", log=True
     )
+    names = {
+        reason: termination_name(reason)
+        for one in series
+        for reason in one["outcome"]["terminations"]
+    }
+    items = "".join(
+        f"<li class='warning'>{escape(line)}</li>"
+        if line.startswith("Warning")
+        else f"<li>{escape(line)}</li>"
+        for line in summary["headlines"]
+    )
     sections = [
         f"<h1>{escape(title)}</h1><p class='meta'>{meta}</p>",
-        "<ul class='headlines'>"
-        + "".join(f"<li>{escape(line)}</li>" for line in summary["headlines"])
-        + "</ul>",
+        f"<ul class='headlines'>{items}</ul>",
         "<h2>Outcome</h2>",
-        f"<figure>{plots.outcome_bars(series)}</figure>",
+        _figure(
+            plots.outcome_bars(series),
+            "Share of games each seat wins, and of draws, with 95% Wilson intervals. Seats "
+            "rotate between bots, so a bar is the seat's edge. An edge of a few points needs "
+            "hundreds of games (see the power line in the headlines).",
+        ),
         _outcome_section(series),
+        _figure(
+            plots.endings_chart(series, names),
+            "How games end: the share of games per termination (the rules' ends, or a cap).",
+        ),
         "<h2>All metrics</h2>",
         _metric_table(series),
         "<h2>Duration</h2>",
-        f"<figure>{plots.length_histogram(series)}</figure>",
+        _figure(
+            plots.length_histogram(series),
+            "Game length in decisions; each bin spans the same number of whole decisions. "
+            "Its shape is worth reading from about a hundred games on.",
+        ),
         "<h2>Choice</h2>",
-        f"<figure>{branching}</figure>",
+        _figure(
+            branching,
+            "Mean number of legal decisions at each decision number, over the games still "
+            "going (the curve stops where fewer than a tenth of the games are).",
+        ),
         "<h2>Feel</h2>",
+        _figure(
+            plots.decided_histogram(series),
+            "When games are decided: for each game with one winner, the share of its "
+            "decisions after which the winner leads for good. Low: decided early.",
+        ),
     ]
     for one in series:
         if one["samples"]:
-            sections.append(f"<figure>{plots.evaluation_traces(one)}</figure>")
+            sections.append(
+                _figure(
+                    plots.evaluation_traces(one),
+                    "Every seat's evaluation (the game's heuristic, -1 to 1) through the first "
+                    "sample games; the title says how each ended. Three games illustrate, they "
+                    "do not measure.",
+                )
+            )
         if one["pieces_curve"]:
-            sections.append(f"<figure>{plots.piece_curves(one)}</figure>")
+            sections.append(_pieces(one))
     if summary["comparisons"]:
         sections += ["<h2>Variants compared</h2>", _comparison_section(summary)]
     if summary["skill"]:
@@ -283,7 +387,7 @@ def render_html(summary: dict[str, Any], title: str) -> str:
 def write_report(out: str | Path, summary: dict[str, Any], traces: Sequence[GameTrace]) -> Path:
     """Write report.html, summary.json and games.csv into ``out``; returns the page's path."""
     root = Path(out)
-    title = f"Playtest report: {summary['game']}"
+    title = f"Playtest report: {make(summary['game']).name}"
     write_atomic(root / "summary.json", json.dumps(summary, indent=1) + "\n")
     rows = [game_row(trace) for trace in traces]
     write_atomic(root / "games.csv", _csv(rows))

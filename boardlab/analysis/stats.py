@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from statistics import fmean
+from statistics import fmean, quantiles
 
 import numpy as np
 from scipy import stats
@@ -122,8 +122,55 @@ def seat_balance(wins: Sequence[int]) -> float:
     return float(stats.chisquare(wins).pvalue)
 
 
-def beats(wins: int, decided: int) -> float:
-    """One-sided p-value of "no better than even": ``P(X >= wins)``, ``X ~ B(decided, 1/2)``."""
+def beats(wins: int, decided: int, fair: float = 0.5) -> float:
+    """One-sided p-value of "no better than an equal player": ``P(X >= wins)``,
+    ``X ~ B(decided, fair)``, where ``fair`` is an equal player's share (1/K at K seats)."""
     if decided == 0:
         return 1.0
-    return float(stats.binomtest(wins, decided, alternative="greater").pvalue)
+    return float(stats.binomtest(wins, decided, p=fair, alternative="greater").pvalue)
+
+
+def quartiles(values: Sequence[float]) -> tuple[float, float, float]:
+    """First quartile, median and third quartile (all three the value itself for one value)."""
+    if len(values) == 1:
+        return values[0], values[0], values[0]
+    low, mid, high = quantiles(values, n=4, method="inclusive")
+    return low, mid, high
+
+
+POWER = 0.8
+"""The chance of seeing a real effect that power lines assume: the usual 80%."""
+
+
+def _reach(n: float) -> float:
+    """Cohen's h a two-sided 5% test detects with ``POWER`` over an effective sample ``n``."""
+    z = float(stats.norm.ppf(1 - ALPHA / 2) + stats.norm.ppf(POWER))
+    return z / math.sqrt(n)
+
+
+def detectable_share(n: int, fair: float) -> float:
+    """The smallest share above ``fair`` that a 5% test over ``n`` games sees with 80% power.
+
+    The standard power calculation of one proportion on the arcsine scale (Cohen's h):
+    ``2 asin(sqrt(p)) - 2 asin(sqrt(fair)) = (z_0.975 + z_0.8) / sqrt(n)``. 1.0 when even a
+    share of 1 is out of reach (NaN for no games).
+    """
+    if n == 0:
+        return math.nan
+    angle = math.asin(math.sqrt(fair)) + _reach(n) / 2
+    return 1.0 if angle >= math.pi / 2 else math.sin(angle) ** 2
+
+
+def detectable_difference(n: int, base: float = 0.5) -> float:
+    """The smallest rise of a rate from ``base`` that comparing two samples of ``n`` games
+    sees with 80% power at 5% (two-sided; Cohen's h with ``2 / n``); NaN for no games."""
+    if n == 0:
+        return math.nan
+    angle = math.asin(math.sqrt(base)) + _reach(n / 2) / 2
+    return (1.0 if angle >= math.pi / 2 else math.sin(angle) ** 2) - base
+
+
+def detectable_effect(n: int) -> float:
+    """The smallest difference of two means, in standard deviations (Cohen's d), that
+    comparing two samples of ``n`` games sees with 80% power at 5% (normal approximation)."""
+    return _reach(n / 2) if n else math.nan

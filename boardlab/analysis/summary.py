@@ -83,17 +83,28 @@ METRICS = (
         "mean",
         lambda t: metrics.turn_branching(t.choices, t.turn_start),
     ),
-    Metric("forced", "forced decisions", "mean", lambda t: metrics.forced_share(t.choices), True),
+    Metric(
+        "forced",
+        "forced decisions (mean share per game)",
+        "mean",
+        lambda t: metrics.forced_share(t.choices),
+        True,
+    ),
     Metric("lead_changes", "lead changes", "mean", lambda t: metrics.lead_changes(t.eval_rows())),
     Metric("drama", "drama (winner's deepest deficit)", "mean", _drama),
     Metric("decisiveness", "decided after (share of game)", "mean", _decisiveness, True),
     Metric("stability", "evaluation variance", "mean", lambda t: metrics.stability(t.eval_rows())),
     Metric(
-        "coverage", "board coverage", "mean", lambda t: metrics.coverage(t.cells, t.covered), True
+        "coverage",
+        "board coverage (in snapshots)",
+        "mean",
+        lambda t: metrics.coverage(t.cells, t.covered),
+        True,
     ),
     Metric("margin", "score margin (absolute)", "mean", _margin),
 )
 """Every compared metric, in report order; each is defined in :mod:`metrics`."""
+METRICS_BY_KEY = {metric.key: metric for metric in METRICS}
 
 
 def values(metric: Metric, traces: Sequence[GameTrace]) -> list[float]:
@@ -109,7 +120,13 @@ def estimate(metric: Metric, traces: Sequence[GameTrace]) -> Estimate | None:
         return None
     if metric.kind == "rate":
         return proportion(int(sum(found)), len(found))
-    return mean(found)
+    found_mean = mean(found)
+    if metric.percent:
+        # A mean of per-game shares lies in [0, 1]; so does its true value, so clamping the t
+        # interval there loses no coverage and never prints a share below 0 or above 100%.
+        low, high = max(0.0, found_mean.low), min(1.0, found_mean.high)
+        return Estimate(found_mean.value, low, high, found_mean.n)
+    return found_mean
 
 
 def curve(series: Sequence[Sequence[float]]) -> list[float]:
@@ -183,6 +200,9 @@ def summarize_series(
             sum(not metrics.completed(t.termination) for t in traces), len(traces)
         ).to_json(),
         "decisions": [t.decisions for t in traces],
+        "decided_after": sorted(
+            round(v, 4) for v in values(METRICS_BY_KEY["decisiveness"], traces)
+        ),
         "branching_curve": curve([t.choices for t in traces]),
         "pieces_curve": pieces if any(pieces) else [],
         "pieces_every": max((t.board_every for t in traces), default=0),
@@ -213,18 +233,26 @@ def compare(base: Sequence[GameTrace], other: Sequence[GameTrace]) -> list[dict[
 
 
 def skill_rung(series: Series, traces: Sequence[GameTrace]) -> dict[str, Any]:
-    """The strong bot's record against the weak one: share of decided games won, with p."""
+    """The strong bot's record against the weak ones: share of decided games won, with p.
+
+    The strong bot sits with ``K - 1`` copies of the weak one, so an equal player's share of
+    the decided games is ``1/K``: the one-sided binomial test is against that fair share.
+    """
     strong = series.players[0]
+    seats = len(series.players)
     tally: Counter[str] = Counter()
     for trace in traces:
         seat = trace.players.index(strong) if strong in trace.players else 0
         tally[trace.results[seat]] += 1
     decided = tally["win"] + tally["loss"]
-    p = beats(tally["win"], decided)
+    fair = 1 / seats
+    p = beats(tally["win"], decided, fair)
     return {
         "label": series.label,
         "strong": strong,
         "weak": series.players[-1],
+        "seats": seats,
+        "fair": round(fair, 6),
         "games": len(traces),
         "wins": tally["win"],
         "draws": tally["draw"],

@@ -6,6 +6,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from statistics import median
 from typing import Any
 
 from boardlab.analysis.finishes import Finish, pair_score
@@ -50,7 +51,7 @@ def standings(finishes: Sequence[Finish], anchor: str) -> Standings:
 
 def rating_table(result: Standings) -> str:
     """The rating table in markdown, best first."""
-    method = "Bradley-Terry (Elo scale)" if result.seats == 2 else "OpenSkill Plackett-Luce"
+    method = "Bradley-Terry (Elo scale)" if result.seats == 2 else "Plackett-Luce (Elo scale)"
     lines = [
         f"Ratings: {method}, {result.anchor} = 0, 95% intervals",
         "",
@@ -62,7 +63,28 @@ def rating_table(result: Standings) -> str:
             f"| {number} | {r.player} | {r.rating:.0f} | {r.low:.0f} to {r.high:.0f} "
             f"| {r.games} | {result.overall(r.player):.0%} |"
         )
-    return "\n".join(lines)
+    found = cautions(result)
+    return "\n".join([*lines, "", *found] if found else lines)
+
+
+def cautions(result: Standings) -> list[str]:
+    """What the table cannot tell at this number of games, in sentences (none when it can)."""
+    rated = [r for r in result.ratings if r.player != result.anchor]
+    found = []
+    unclear = [r.player for r in rated if r.low <= 0 <= r.high]
+    if unclear:
+        found.append(
+            f"Not shown to be stronger or weaker than {result.anchor} (the 95% interval "
+            f"holds 0): {', '.join(unclear)}."
+        )
+    if rated:
+        half = median((r.high - r.low) / 2 for r in rated)
+        found.append(
+            f"A typical interval is ± {half:.0f} points: players rated closer than about that "
+            "are not told apart by these games; more games per pairing narrow it (as one over "
+            "the square root of the games)."
+        )
+    return found
 
 
 def crosstable(result: Standings) -> str:
@@ -89,7 +111,7 @@ def as_json(result: Standings) -> dict[str, Any]:
     return {
         "anchor": result.anchor,
         "seats": result.seats,
-        "method": "bradley-terry" if result.seats == 2 else "openskill-plackett-luce",
+        "method": "bradley-terry" if result.seats == 2 else "plackett-luce",
         "ratings": [
             {**r.as_json(), "score": round(result.overall(r.player), 4)} for r in result.ratings
         ],

@@ -20,6 +20,7 @@ from boardlab.analysis.metrics import covered_cells
 from boardlab.core.errors import OptionError
 from boardlab.core.records import Record
 from boardlab.core.registry import make
+from boardlab.core.render_model import Occupancy
 from boardlab.core.state import State
 
 BYTE: Final = "B"
@@ -171,25 +172,29 @@ _ARRAYS: dict[str, Literal["B", "I", "d"]] = {
 }
 
 
-def board_snapshot(state: State) -> tuple[list[int], set[str], set[str]] | None:
-    """Pieces on the board per seat, the cells holding a seat's piece, and every cell id.
+class _Rounded(dict[float, float]):
+    """Evaluations rounded to ``EVAL_DIGITS`` decimals, kept as they are asked for: ``round``
+    is slow (a correctly rounded decimal conversion, about a microsecond), and a game's
+    evaluations repeat from game to game. Emptied when it grows past ``ROUNDED_KEPT``."""
 
-    None without a render model. Neutral items (owner None, such as mountains) count for
-    neither seat. The cell ids are returned because a board may grow or shrink (Colosseum
-    Offcuts draws its footprint plus one cell).
-    """
+    def __missing__(self, value: float) -> float:
+        if len(self) >= ROUNDED_KEPT:
+            self.clear()
+        found = self[value] = round(value, EVAL_DIGITS)
+        return found
+
+
+ROUNDED_KEPT = 1 << 16
+_ROUNDED = _Rounded()
+
+
+def board_snapshot(state: State) -> Occupancy | None:
+    """The state's :meth:`~State.occupancy`: pieces per seat, cells holding a seat's piece, and
+    every cell id (a board may grow or shrink); None for a game without a render model."""
     try:
-        model = state.render_model()
+        return state.occupancy()
     except NotImplementedError:
         return None
-    pieces = [0] * state.game.num_players
-    occupied: set[str] = set()
-    for cell in model.cells:
-        for piece in cell.stack:
-            if piece.owner is not None and 0 <= piece.owner < len(pieces):
-                pieces[piece.owner] += piece.count
-                occupied.add(cell.id)
-    return pieces, occupied, {cell.id for cell in model.cells}
 
 
 def play_traced(task: GameTask) -> GameTrace:
@@ -221,31 +226,44 @@ def _play(task: GameTask) -> GameTrace:
     trace = GameTrace(task.series, task.index, list(task.players), list(task.seating), [], "", 0)
     trace.board_every = task.board_every
     state = game.new_initial_state()
-    occupied: list[set[str]] = []
+    occupied: list[frozenset[str]] = []
     cells: set[str] = set()
-    seats = range(game.num_players)
     every = task.board_every
+    # The loop runs once per decision: its columns are plain local lists, filled by bound
+    # methods and turned into typed arrays once at the end (evaluations rounded there too).
+    seats: list[int] = []
+    choices: list[int] = []
+    starts: list[int] = []
+    evals: list[float] = []
+    moves = trace.moves
+    decision = 0
     while not state.is_terminal():
         seat = state.current_player
-        snapshot = board_snapshot(state) if every and len(trace.moves) % every == 0 else None
-        if snapshot is not None:
-            trace.pieces.append(snapshot[0])
-            occupied.append(snapshot[1])
-            cells |= snapshot[2]
-        trace.seats.append(seat)
-        trace.choices.append(len(state.legal_actions()))
-        trace.turn_start.append(state.turn_start)
-        trace.evals.extend([round(state.heuristic(s), EVAL_DIGITS) for s in seats])
+        if every and decision % every == 0:
+            snapshot = board_snapshot(state)
+            if snapshot is not None:
+                trace.pieces.append(list(snapshot.pieces))
+                occupied.append(snapshot.occupied)
+                cells |= snapshot.cells
+        seats.append(seat)
+        choices.append(len(state.legal_actions()))
+        starts.append(state.turn_start)
+        evals += state.heuristics()
         action = bots[seat].choose(state.view_state(seat))
-        trace.moves.append(state.action_to_str(action))
+        moves.append(state.action_to_str(action))
         if record is not None:
             record.add(state, action)
         state.apply_action(action)
+        decision += 1
+    trace.seats = array(BYTE, seats)
+    trace.choices = array(COUNT, choices)
+    trace.turn_start = array(BYTE, starts)
+    trace.evals = array(REAL, list(map(_ROUNDED.__getitem__, evals)))
     final = board_snapshot(state) if every else None
     if final is not None:
-        trace.pieces.append(final[0])
-        occupied.append(final[1])
-        cells |= final[2]
+        trace.pieces.append(list(final.pieces))
+        occupied.append(final.occupied)
+        cells |= final.cells
         trace.cells = len(cells)
         trace.covered = covered_cells(occupied)
     outcome = state.outcome

@@ -189,3 +189,26 @@ def model_from_dict(data: dict[str, Any]) -> RenderModel:
         notes=tuple(data["notes"]),
         seat_colours=tuple(data["seat_colours"]),
     )
+
+
+@dataclass(frozen=True)
+class Occupancy:
+    """What the board holds, summed up from a render model: per seat the pieces on the board
+    (a stack's ``count``; neutral items count for no seat), the ids of the cells holding a
+    seat's piece, and the ids of every cell (a board may grow, as Colosseum Offcuts' does)."""
+
+    pieces: tuple[int, ...]
+    occupied: frozenset[str]
+    cells: frozenset[str]
+
+    @classmethod
+    def of(cls, model: RenderModel, seats: int) -> Occupancy:
+        """The occupancy of a render model of a game with ``seats`` seats."""
+        pieces = [0] * seats
+        occupied = set()
+        for cell in model.cells:
+            for piece in cell.stack:
+                if piece.owner is not None and 0 <= piece.owner < seats:
+                    pieces[piece.owner] += piece.count
+                    occupied.add(cell.id)
+        return cls(tuple(pieces), frozenset(occupied), frozenset(c.id for c in model.cells))

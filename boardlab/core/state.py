@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, ClassVar, Self
 
 from boardlab.core.errors import IllegalMoveError, NotationError, shown
 from boardlab.core.outcome import Outcome, Termination
-from boardlab.core.render_model import ClickPath, RenderModel
+from boardlab.core.render_model import ClickPath, Occupancy, RenderModel
 
 if TYPE_CHECKING:
     from boardlab.core.game import Game
@@ -159,6 +159,17 @@ class State(ABC):
         """
         state = self if view is None else self.view_state(view)
         return replace(state._render_model(), view=view, last_turn=tuple(last_turn))
+
+    def heuristics(self) -> list[float]:
+        """Every seat's :meth:`heuristic` at once (what the lab traces at each decision); a game
+        whose evaluations share their work (two seats, one the other's negation) overrides it."""
+        return [self.heuristic(seat) for seat in range(self.game.num_players)]
+
+    def occupancy(self) -> Occupancy:
+        """What the board holds per seat (see :class:`Occupancy`), from the render model; a game
+        that can say it without drawing the picture overrides it. NotImplementedError without a
+        render model."""
+        return Occupancy.of(self._render_model(), self.game.num_players)
 
     def _repr_svg_(self) -> str:
         """The picture of this position, so a notebook (Jupyter) shows a state as its board."""

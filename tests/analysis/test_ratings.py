@@ -9,7 +9,7 @@ import random
 import pytest
 
 from boardlab.analysis.finishes import Finish, pair_score
-from boardlab.analysis.ratings import elo_ratings, openskill_ratings, rate
+from boardlab.analysis.ratings import elo_ratings, rate
 from boardlab.core.errors import OptionError
 from boardlab.core.outcome import Result
 
@@ -110,8 +110,8 @@ def test_a_draw_counts_half_a_win() -> None:
 
 
 @pytest.mark.parametrize("seats", [3, 4])
-def test_openskill_recovers_strengths_from_full_rankings(seats: int) -> None:
-    ratings = openskill_ratings(plackett_luce_games(random.Random(seats), 500, seats))
+def test_plackett_luce_recovers_strengths_from_full_rankings(seats: int) -> None:
+    ratings = elo_ratings(plackett_luce_games(random.Random(seats), 500, seats))
     for r in ratings:
         assert r.low <= TRUE[r.player] <= r.high, r
         assert r.high - r.low < 260
@@ -120,7 +120,7 @@ def test_openskill_recovers_strengths_from_full_rankings(seats: int) -> None:
     )
 
 
-def test_openskill_orders_players_from_winner_only_rankings() -> None:
+def test_plackett_luce_orders_players_from_winner_only_rankings() -> None:
     games = plackett_luce_games(random.Random(5), 400, 3, winner_only=True)
     ratings = rate(games)
     assert [r.player for r in ratings] == ["good", "fair", "weak", "random"]

@@ -9,19 +9,33 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Hashable
+from functools import cache
 from typing import TYPE_CHECKING
 
 from boardlab.core.outcome import Outcome, Termination
-from boardlab.core.render_model import ClickPath, RenderModel
+from boardlab.core.render_model import ClickPath, Occupancy, RenderModel
 from boardlab.core.state import State
 from boardlab.games.murus_gallicus import picture
-from boardlab.games.murus_gallicus.board import DIRECTIONS, SHIFTS, STRIDE, Board
+from boardlab.games.murus_gallicus.board import COLUMNS, DIRECTIONS, SHIFTS, STRIDE, Board
 
 if TYPE_CHECKING:
     from boardlab.games.murus_gallicus.game import MurusGallicus
 
 ROMANS, GAULS = 0, 1
 SIDE_LETTERS = "RG"
+
+
+CELL_NAMES = tuple(
+    f"{COLUMNS[index % STRIDE]}{index // STRIDE + 1}" if index % STRIDE < len(COLUMNS) else ""
+    for index in range(STRIDE * len(COLUMNS))
+)
+"""The cell name of every bit index of the largest board ("" for the padding bits)."""
+
+
+@cache
+def _cell_names(rows: int) -> frozenset[str]:
+    """Every cell of a board of ``rows`` rows."""
+    return frozenset(name for name in CELL_NAMES[: rows * STRIDE] if name)
 
 
 class MurusGallicusState(State):
@@ -183,3 +197,24 @@ class MurusGallicusState(State):
                 score += sign * 0.15 * advance * advance
                 towers ^= low
         return math.tanh(score / 12.0)
+
+    def heuristics(self) -> list[float]:
+        """Both seats' evaluations: the score is antisymmetric and tanh odd, so the Gauls'
+        is the Romans' negated (the lab traces both at every decision)."""
+        romans = self.heuristic(ROMANS)
+        return [romans, -romans]
+
+    def occupancy(self) -> Occupancy:
+        """Stones per side (a tower is two) and the cells holding them, from the bitboards."""
+        bits = self.bits
+        taken = bits[0] | bits[1] | bits[2] | bits[3]
+        occupied = []
+        while taken:
+            low = taken & -taken
+            occupied.append(CELL_NAMES[low.bit_length() - 1])
+            taken ^= low
+        pieces = (
+            2 * bits[0].bit_count() + bits[1].bit_count(),
+            2 * bits[2].bit_count() + bits[3].bit_count(),
+        )
+        return Occupancy(pieces, frozenset(occupied), _cell_names(self.board.rows))
