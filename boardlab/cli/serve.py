@@ -38,6 +38,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--db", metavar="PATH", help=f"SQLite file of the matches (default {default_db()})"
     )
+    parser.add_argument(
+        "--live-matches",
+        type=int,
+        metavar="N",
+        help="matches kept in memory; idle ones are dropped and reloaded when asked for "
+        "(default in docs/web.md)",
+    )
 
 
 def check_store(db: Path) -> None:
@@ -86,6 +93,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except OSError as error:
         raise BoardlabError(f"cannot create the folder of --db {str(db)!r}: {error}") from error
     check_store(db)
+    limits = {}
+    if args.live_matches is not None:
+        if args.live_matches < 1:
+            raise BoardlabError("--live-matches must be at least 1")
+        limits["live_matches"] = args.live_matches
     sock = bind(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
@@ -95,7 +107,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"Matches are stored in {db}; stop with Ctrl-C.", flush=True)
 
     config = uvicorn.Config(
-        create_app(db, ready=ready),
+        create_app(db, ready=ready, **limits),
         log_level="warning",
         access_log=False,
         ws_max_size=WEBSOCKET_MAX_BYTES,
