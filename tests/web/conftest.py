@@ -17,7 +17,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -90,8 +90,11 @@ class Server:
             return status, text
 
 
-def start_server(db: Path, port: int | None = None, log: Path | None = None) -> Server:
-    """Start ``boardlab serve`` on 127.0.0.1 with ``db`` and wait until it answers."""
+def start_server(
+    db: Path, port: int | None = None, log: Path | None = None, options: Sequence[str] = ()
+) -> Server:
+    """Start ``boardlab serve`` on 127.0.0.1 with ``db`` (and ``options``) and wait until it
+    answers."""
     port = port or free_port()
     log = log or db.with_name(f"{db.stem}-server-{port}.log")
     command = [
@@ -105,6 +108,7 @@ def start_server(db: Path, port: int | None = None, log: Path | None = None) -> 
         str(port),
         "--db",
         str(db),
+        *options,
     ]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     with log.open("ab") as out:
