@@ -43,11 +43,14 @@ def follow(server: Server, match: str, tokens: list[str]) -> Iterator[ClientConn
 def next_view(socket: ClientConnection, ply: int) -> tuple[Any, list[Any]]:
     """Messages until the view of ``ply`` turns: (that view, the messages before it)."""
     before: list[Any] = []
-    while True:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
         message = json.loads(socket.recv(timeout=60))
         if message["type"] == "view" and message["view"]["ply"] >= ply:
             return message["view"], before
         before.append(message)
+    thinking = sum(message["type"] == "thinking" for message in before)
+    raise AssertionError(f"no view of ply {ply} in 60 s ({thinking} 'thinking' messages)")
 
 
 def whole_turn(server: Server, match: str, token: str, seat: int, rng: random.Random) -> str:
