@@ -198,3 +198,21 @@ def test_nothing_north_or_a_spectator_receives_depends_on_souths_secret_lineup(
     # Each answer is compared whole above; a stray placement may name a hex South used.
     blob = "\n".join(seen[0])
     assert "(hidden)" in blob and "the record is available once nothing is hidden" in blob
+
+
+def test_a_preview_of_the_whole_deployment_is_drawn_before_the_reveal(
+    shared_server: Server,
+) -> None:
+    body: dict[str, Any] = {"game": "cyvasse", "seats": [{"kind": "human"}] * 2}
+    match, (south, north) = create(shared_server, body)
+    preset(shared_server, match, south, 0, 0, "classic")
+    steps = deployment(NORTH_ZONE)
+    status, preview = shared_server.post(
+        f"/api/matches/{match}/preview", {"seat": 1, "steps": steps}, north
+    )
+    # Complete, but not played: no guessed army, no first mover, South's zone still hidden.
+    assert status == 200 and preview["turn_complete"] and preview["legal"] == []
+    assert preview["phase"] == "deployment" and "to move" not in preview["status_text"]
+    view = shared_server.get(f"/api/matches/{match}", north)[1]
+    hidden = 'class="cell kind-hidden owner-0"'
+    assert preview["svg"].count(hidden) == view["svg"].count(hidden) == 40
