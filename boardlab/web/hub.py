@@ -298,7 +298,9 @@ class Hub:
         that takes longer than ``SEND_SECONDS`` drops it."""
         while (text := await client.outbox.get()) is not None:
             try:
-                await asyncio.wait_for(client.socket.send_text(text), SEND_SECONDS)
+                # A timeout scope, not wait_for: no extra task for every message sent.
+                async with asyncio.timeout(SEND_SECONDS):
+                    await client.socket.send_text(text)
             except TimeoutError:
                 LOG.warning("dropped a websocket client of match %s: it is too slow", match_id)
                 break
