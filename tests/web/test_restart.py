@@ -199,3 +199,18 @@ def test_a_killed_server_leaves_no_process_behind(tmp_path: Path) -> None:
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     assert not left
+
+
+def test_a_cap_below_one_live_match_is_one_line_error(tmp_path: Path) -> None:
+    db = tmp_path / "boardlab.sqlite3"
+    run = subprocess.run(
+        [*SERVE, "--port", str(free_port()), "--db", str(db), "--live-matches", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (run.returncode, run.stderr) == (
+        2,
+        "boardlab: error: --live-matches must be at least 1\n",
+    )
