@@ -56,7 +56,7 @@ async def match_socket(socket: WebSocket) -> None:
             task.cancel()
         await asyncio.gather(sender, reader, return_exceptions=True)
     if sender.done() and not reader.done():
-        # Dropped for being too slow: a close frame if it can still be written, then the
+        # Dropped (too slow) or failed: a close frame if it can still be written, then the
         # server closes the connection (the page reconnects and reads the view afresh).
         with contextlib.suppress(Exception):
             await asyncio.wait_for(socket.close(TRY_AGAIN, "too slow; reconnect"), CLOSE_SECONDS)
