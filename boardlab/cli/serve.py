@@ -61,6 +61,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a reverse proxy's address: take the client address of its requests from their "
         "X-Forwarded-For header (default: trust no proxy; every address is its own client)",
     )
+    parser.add_argument(
+        "--live-matches",
+        type=int,
+        metavar="N",
+        help="matches kept in memory; idle ones are dropped and reloaded when asked for "
+        "(default in docs/web.md)",
+    )
 
 
 LIMIT_OPTIONS = [
@@ -169,6 +176,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise BoardlabError(f"cannot create the folder of --db {str(db)!r}: {error}") from error
     lock = lock_store(db)
     check_store(db)
+    live: dict[str, int] = {}
+    if args.live_matches is not None:
+        if args.live_matches < 1:
+            raise BoardlabError("--live-matches must be at least 1")
+        live["live_matches"] = args.live_matches
     sock = bind(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
@@ -179,7 +191,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     limits = Limits(**{field: getattr(args, field) for _, field, _, _ in LIMIT_OPTIONS})
     config = uvicorn.Config(
-        create_app(db, ready=ready, limits=limits),
+        create_app(db, ready=ready, limits=limits, **live),
         http=header_deadline_protocol(limits.header_seconds),
         # uvicorn trusts X-Forwarded-For from loopback by default: anyone on the machine
         # could then pick their address, and with it a fresh rate allowance.

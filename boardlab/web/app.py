@@ -23,7 +23,7 @@ from boardlab.render.svg import render_svg
 from boardlab.web import api
 from boardlab.web.catalogue import build_catalogue
 from boardlab.web.errors import ApiError
-from boardlab.web.hub import Hub
+from boardlab.web.hub import DEFAULT_LIVE_MATCHES, Hub
 from boardlab.web.limits import Limits, RateLimiter
 from boardlab.web.live import match_socket
 from boardlab.web.sqlite_store import SqliteStore
@@ -112,9 +112,11 @@ def create_app(
     bot_workers: int = 2,
     ready: Callable[[], None] | None = None,
     limits: Limits | None = None,
+    live_matches: int = DEFAULT_LIVE_MATCHES,
 ) -> Starlette:
-    """The app, storing its matches in the SQLite file ``db_path``; ``ready`` is called once
-    it has started and answers requests; ``limits`` bound what each client may ask."""
+    """The app, storing its matches in the SQLite file ``db_path`` and keeping at most
+    ``live_matches`` of them in memory; ``ready`` is called once it has started and answers
+    requests; ``limits`` bound what each client may ask."""
     limits = limits or Limits()
 
     @asynccontextmanager
@@ -130,7 +132,7 @@ def create_app(
         gc.collect()
         gc.freeze()
         store = SqliteStore(db_path)
-        hub = Hub(store, bot_workers)
+        hub = Hub(store, bot_workers, live_matches)
         app.state.hub = hub
         resumed = hub.resume_bots()
         if resumed:

@@ -2,15 +2,29 @@
 
 A worker gets plain data (game, options, the turns so far), rebuilds the position by replaying
 them, and returns the bot's whole turn in notation; the server checks it like any other turn.
+
+Workers end with the server however it ends, SIGKILL included. Each worker holds the read end
+of a pipe whose only write end stays in the server: when the server dies the kernel closes it,
+the worker's watchdog thread reads end-of-file and ends the worker at once. (A parent-death
+signal would not do: a worker's parent is the fork server, which itself lives on as long as
+any worker does.) With the workers gone the fork server and the resource tracker end too.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
+import signal
+import threading
 from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.connection import Connection
 
 from boardlab.ai.players import make_bot
 from boardlab.core.registry import make
+
+_lifeline: tuple[Connection, Connection] | None = None
+"""The server's pipe to its workers (read end, write end), made once per server process."""
 
 
 def bot_turn(
@@ -35,6 +49,27 @@ def bot_turn(
 
 
 def bot_pool(workers: int) -> ProcessPoolExecutor:
-    """Worker processes for bot searches, started by a fork server (safe with threads)."""
+    """Worker processes for bot searches, started by a fork server (safe with threads), each
+    ending as soon as this process does."""
+    global _lifeline
+    if _lifeline is None:
+        _lifeline = multiprocessing.Pipe(duplex=False)
     context = multiprocessing.get_context("forkserver")
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=context,
+        initializer=_watch_server,
+        initargs=(_lifeline[0],),
+    )
+
+
+def _watch_server(lifeline: Connection) -> None:
+    """Worker initializer: end this worker when the server's end of ``lifeline`` closes."""
+
+    def watch() -> None:
+        with contextlib.suppress(EOFError, OSError):
+            lifeline.recv_bytes()
+        # SIGKILL: no cleanup that could wait on the dead server's queues.
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    threading.Thread(target=watch, name="server-watchdog", daemon=True).start()

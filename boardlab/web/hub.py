@@ -1,8 +1,15 @@
 """The hub: every live match session, the only path by which a match changes, and its clients.
 
 A change is checked by the session, committed to the store, applied to the session, and only
-then told to the clients, each in its own view. Changes to one match are serialised by the
-session's lock. Bot turns are searched in worker processes and committed the same way.
+then queued for the clients, each in its own view. Changes to one match are serialised by the
+session's lock; nothing under it ever waits on a client: each client has a bounded outbox that
+its own sender task empties, and a client that does not keep up is dropped (it reconnects and
+reads the view afresh). Bot turns are searched in worker processes and committed the same way.
+
+The sessions in memory are a cache of the store: at most ``live_matches`` are kept, the least
+recently used idle ones are dropped first and reloaded on demand. A request or a bot search
+that started on a copy of a match that is no longer the live one is refused (409) and never
+touches the live copy.
 """
 
 from __future__ import annotations
@@ -11,6 +18,7 @@ import asyncio
 import logging
 import random
 import secrets
+from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -28,6 +36,13 @@ from boardlab.web.tokens import seats_held
 
 LOG = logging.getLogger("boardlab.web")
 ACTIVE_SCAN_LIMIT = 1_000_000
+DEFAULT_LIVE_MATCHES = 500
+"""How many match sessions are kept in memory by default (``boardlab serve --live-matches``)."""
+OUTBOX_MESSAGES = 16
+"""Messages queued for one websocket client; a client this far behind is dropped."""
+SEND_SECONDS = 5.0
+"""How long one message may take to reach a client's socket before the client is dropped."""
+STALE = "the match has changed meanwhile; reload it"
 
 
 def now() -> str:
@@ -37,35 +52,70 @@ def now() -> str:
 
 @dataclass(eq=False)
 class Client:
-    """One open websocket and the seats its tokens hold."""
+    """One open websocket, the seats its tokens hold, and the messages waiting for it.
+
+    ``None`` in the outbox tells its sender to stop: the client was dropped.
+    """
 
     socket: WebSocket
     held: frozenset[int]
+    outbox: asyncio.Queue[str | None] = field(
+        default_factory=lambda: asyncio.Queue(OUTBOX_MESSAGES)
+    )
 
 
 @dataclass
 class Hub:
-    """Live sessions, their websocket clients and their bots."""
+    """Live sessions (at most ``live_matches``), their websocket clients and their bots."""
 
     store: Store
     workers: int
+    live_matches: int = DEFAULT_LIVE_MATCHES
     pool: ProcessPoolExecutor = field(init=False)
-    sessions: dict[str, MatchSession] = field(default_factory=dict)
+    sessions: OrderedDict[str, MatchSession] = field(default_factory=OrderedDict)
     clients: dict[str, set[Client]] = field(default_factory=dict)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
+        if self.live_matches < 1:
+            raise ValueError("live_matches must be at least 1")
         self.pool = bot_pool(self.workers)
 
     # -- sessions -------------------------------------------------------------------------
 
     def session(self, match_id: str) -> MatchSession:
-        """The live session of a match, loaded from the store on first use (404 if none)."""
+        """The live session of a match, loaded from the store on first use (404 if none);
+        a loaded match whose bot is to move starts its search."""
         session = self.sessions.get(match_id)
-        if session is None:
-            session = load_session(self.store, match_id, now())
-            self.sessions[match_id] = session
+        if session is not None:
+            self.sessions.move_to_end(match_id)
+            return session
+        session = self._keep(load_session(self.store, match_id, now()))
+        self.start_bot(session)
         return session
+
+    def _keep(self, session: MatchSession) -> MatchSession:
+        """Make ``session`` the live copy of its match, dropping idle ones over the cap."""
+        self.sessions[session.id] = session
+        self.sessions.move_to_end(session.id)
+        excess = len(self.sessions) - self.live_matches
+        for old in list(self.sessions.values()):
+            if excess <= 0 or old is session:
+                break
+            if self._idle(old):
+                # Its websocket clients stay: they follow the match id, not this copy.
+                del self.sessions[old.id]
+                excess -= 1
+        return session
+
+    @staticmethod
+    def _idle(session: MatchSession) -> bool:
+        """True when no bot searches for ``session`` and no change to it is under way."""
+        return session.bot_task is None and not session.lock.locked()
+
+    def is_live(self, session: MatchSession) -> bool:
+        """True when ``session`` is the copy of its match that the hub serves."""
+        return self.sessions.get(session.id) is session
 
     def held(self, session: MatchSession, tokens: list[str]) -> frozenset[int]:
         """The seats of ``session`` that ``tokens`` hold."""
@@ -76,12 +126,12 @@ class Hub:
         # Built first, as a restart would build it: a match that cannot be is never stored.
         session = MatchSession(StoredMatch(config, (), Summary("active", None, 0, now())))
         self.store.create(config, Summary("active", None, 0, config.created))
-        self.sessions[config.id] = session
+        self._keep(session)
         self.start_bot(session)
         return session
 
     def resume_bots(self) -> int:
-        """Load every unfinished match and re-queue the bot turns that were pending; returns
+        """Load every unfinished match whose bot is to move, which starts its search; returns
         how many were re-queued (a server killed mid-search resumes here)."""
         count = 0
         for config, _ in self.store.list(status="active", limit=ACTIVE_SCAN_LIMIT):
@@ -89,8 +139,7 @@ class Hub:
                 session = self.session(config.id)
             except ApiError:
                 continue  # set aside and logged: the other matches go on
-            if session.bot_to_move() is not None:
-                self.start_bot(session)
+            if session.bot_task is not None:
                 count += 1
         return count
 
@@ -99,30 +148,44 @@ class Hub:
     async def commit(self, session: MatchSession, event: Event) -> None:
         """Store ``event``, apply it, tell every client, and let a bot move if it is its turn.
 
-        The caller holds ``session.lock`` and has checked the event.
+        The caller holds ``session.lock`` and has checked the event. A session that is not
+        the live copy (dropped from memory while the request waited) is adopted again if no
+        other copy was loaded meanwhile, else the change is refused; the store refuses it too
+        if the match has moved on.
         """
-        index = len(session.events)
+        live = self.sessions.get(session.id)
+        if live is None:
+            self._keep(session)
+        elif live is not session:
+            raise ApiError(409, STALE)
+        index = session.version
         session.apply(event)
         try:
             self.store.append(session.id, index, event, session.summary_now(now()))
         except StoreConflict as error:
-            # Another copy of the session (see ``leave``) committed first: the loser reloads.
+            # Another copy of the match was committed first: this one is reloaded as stored.
             self.sessions.pop(session.id, None)
-            raise ApiError(409, "the match has changed meanwhile; reload it") from error
+            raise ApiError(409, STALE) from error
         except BaseException:
             # The store refused: forget the session so it is reloaded as stored.
             self.sessions.pop(session.id, None)
             raise
         self.start_bot(session)
-        await self.broadcast(session)
+        self.broadcast(session)
 
     # -- bots -----------------------------------------------------------------------------
 
     def start_bot(self, session: MatchSession) -> None:
-        """Start the search of the bot to move, unless one is already searching."""
+        """Start the search of the bot to move in the live session, once per position."""
         seat = session.bot_to_move()
-        if seat is None or session.bot_task is not None:
+        if (
+            seat is None
+            or session.bot_task is not None
+            or session.searched == session.version
+            or not self.is_live(session)
+        ):
             return
+        session.searched = session.version
         session.thinking = seat
         task = asyncio.get_running_loop().create_task(self._bot_turn(session, seat))
         session.bot_task = task
@@ -130,17 +193,20 @@ class Hub:
         task.add_done_callback(self.tasks.discard)
 
     async def _bot_turn(self, session: MatchSession, seat: int) -> None:
-        ply, version = session.ply, len(session.events)
+        ply, version = session.ply, session.version
         spec = session.config.seats[seat].bot or "random"
-        await self.send_all(session, {"type": "thinking", "seat": seat})
+        self.send_all(session, {"type": "thinking", "seat": seat})
         decisions = await self._search(session, seat, spec)
         async with session.lock:
             session.bot_task = None
             session.thinking = None
-            # Anything that happened meanwhile (a takeback, a resignation) voids the search.
-            if self.sessions.get(session.id) is not session or len(session.events) != version:
+            if not self.is_live(session):
+                # A copy no longer served: the live copy runs its own search.
+                return
+            if session.version != version:
+                # A takeback or a resignation meanwhile voids the search.
                 self.start_bot(session)
-                await self.broadcast(session)
+                self.broadcast(session)
                 return
             if decisions is not None:
                 try:
@@ -148,10 +214,13 @@ class Hub:
                 except ApiError:
                     LOG.error("bot %s made an illegal turn in match %s", spec, session.id)
                 else:
-                    await self.commit(session, event)
+                    try:
+                        await self.commit(session, event)
+                    except ApiError as error:
+                        LOG.error("the bot turn in match %s was refused: %s", session.id, error)
                     return
-            # The bot could not play: the match waits (logged) until the server restarts.
-            await self.broadcast(session)
+            # The bot could not play: the match waits (logged) until it is loaded again.
+            self.broadcast(session)
 
     async def _search(self, session: MatchSession, seat: int, spec: str) -> list[str] | None:
         """The bot's turn from a worker process; a failed search is tried once more with the
@@ -184,54 +253,64 @@ class Hub:
     # -- clients --------------------------------------------------------------------------
 
     def join(self, session: MatchSession, client: Client) -> None:
-        """Follow a match: ``client`` gets its view after every change."""
+        """Follow a match: ``client`` gets its view now and after every change."""
         self.clients.setdefault(session.id, set()).add(client)
+        self._push(session.id, client, session.view_message(client.held))
 
-    def leave(self, session: MatchSession, client: Client) -> None:
+    def leave(self, match_id: str, client: Client) -> None:
         """Stop following a match; a match nobody follows is dropped from memory."""
-        followers = self.clients.get(session.id)
+        followers = self.clients.get(match_id)
         if followers is not None:
             followers.discard(client)
             if not followers:
-                del self.clients[session.id]
-                self._forget_if_idle(session)
+                del self.clients[match_id]
+                session = self.sessions.get(match_id)
+                if session is not None and self._idle(session):
+                    # Kept forever, sessions (finished or abandoned) made every full garbage
+                    # collection scan all their positions: pauses of 250-400 ms.
+                    del self.sessions[match_id]
 
-    def _forget_if_idle(self, session: MatchSession) -> None:
-        """Drop an unfollowed session with no bot searching and no change under way; it is
-        reloaded from the store when asked for again. Kept forever, sessions (finished or
-        abandoned) made every full garbage collection of the event loop scan all their
-        positions: pauses of 250-400 ms with a few hundred matches.
-        """
-        if (
-            session.bot_task is None
-            and not session.lock.locked()
-            and self.sessions.get(session.id) is session
-        ):
-            del self.sessions[session.id]
+    def broadcast(self, session: MatchSession) -> None:
+        """Queue for every client of the match its own fresh view."""
+        for client in list(self.clients.get(session.id, ())):
+            self._push(session.id, client, session.view_message(client.held))
 
-    async def broadcast(self, session: MatchSession) -> None:
-        """Send every client of the match its own fresh view."""
-        followers = list(self.clients.get(session.id, ()))
-        await asyncio.gather(
-            *(
-                self._send(session, client, session.view_message(client.held))
-                for client in followers
-            )
-        )
-
-    async def send_all(self, session: MatchSession, message: dict[str, Any]) -> None:
-        """Send the same message to every client of the match."""
-        followers = list(self.clients.get(session.id, ()))
+    def send_all(self, session: MatchSession, message: dict[str, Any]) -> None:
+        """Queue the same message for every client of the match."""
         text = to_json(message)
-        await asyncio.gather(*(self._send(session, client, text) for client in followers))
+        for client in list(self.clients.get(session.id, ())):
+            self._push(session.id, client, text)
 
-    async def _send(self, session: MatchSession, client: Client, text: str) -> None:
+    def _push(self, match_id: str, client: Client, text: str) -> None:
+        """Queue ``text`` for ``client``, or drop the client if it is too far behind."""
         try:
-            await client.socket.send_text(text)
-        except (WebSocketDisconnect, RuntimeError, OSError):
-            # The connection went away: the change is committed all the same, and the other
-            # clients are told; this one re-reads the view when it reconnects.
-            self.leave(session, client)
+            client.outbox.put_nowait(text)
+        except asyncio.QueueFull:
+            LOG.warning("dropped a websocket client of match %s: it does not read", match_id)
+            self.drop(match_id, client)
+
+    def drop(self, match_id: str, client: Client) -> None:
+        """Stop sending to ``client``: its queue is emptied and its sender told to stop."""
+        self.leave(match_id, client)
+        while not client.outbox.empty():
+            client.outbox.get_nowait()
+        client.outbox.put_nowait(None)
+
+    async def pump(self, match_id: str, client: Client) -> None:
+        """Send ``client`` its queued messages in order until it is dropped or gone; a send
+        that takes longer than ``SEND_SECONDS`` drops it."""
+        while (text := await client.outbox.get()) is not None:
+            try:
+                # A timeout scope, not wait_for: no extra task for every message sent.
+                async with asyncio.timeout(SEND_SECONDS):
+                    await client.socket.send_text(text)
+            except TimeoutError:
+                LOG.warning("dropped a websocket client of match %s: it is too slow", match_id)
+                break
+            except (WebSocketDisconnect, RuntimeError, OSError):
+                # The connection went away: it re-reads the view when it reconnects.
+                break
+        self.leave(match_id, client)
 
     async def close(self) -> None:
         """Stop the bot searches (their turns are re-queued when the server starts again)."""

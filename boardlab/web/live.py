@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -13,6 +14,8 @@ from boardlab.web.requests import MATCH_ID_PATTERN, check_tokens, parse_object
 MAX_MESSAGE_CHARS = 4096
 POLICY_VIOLATION = 1008
 TOO_BIG = 1009
+TRY_AGAIN = 1013
+CLOSE_SECONDS = 1.0
 
 
 async def match_socket(socket: WebSocket) -> None:
@@ -38,9 +41,26 @@ async def match_socket(socket: WebSocket) -> None:
         return
     client = Client(socket, hub.held(session, tokens))
     hub.join(session, client)
+    # The client's own task sends its messages; this one reads until the client goes away.
+    sender = asyncio.create_task(hub.pump(match_id, client))
+    reader = asyncio.create_task(_read_until_closed(socket))
     try:
-        async with session.lock:
-            await socket.send_text(session.view_message(client.held))
+        await asyncio.wait((sender, reader), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        hub.leave(match_id, client)
+        for task in (sender, reader):
+            task.cancel()
+        await asyncio.gather(sender, reader, return_exceptions=True)
+    if sender.done() and not reader.done():
+        # Dropped (too slow) or failed: a close frame if it can still be written, then the
+        # server closes the connection (the page reconnects and reads the view afresh).
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(socket.close(TRY_AGAIN, "too slow; reconnect"), CLOSE_SECONDS)
+
+
+async def _read_until_closed(socket: WebSocket) -> None:
+    """Read (and ignore) what the client sends until it closes or sends too much."""
+    try:
         while True:
             # Later messages mean nothing; they are read only to notice the client leaving.
             message = await socket.receive()
@@ -51,8 +71,6 @@ async def match_socket(socket: WebSocket) -> None:
                 return
     except WebSocketDisconnect:
         pass
-    finally:
-        hub.leave(session, client)
 
 
 async def _first_message(socket: WebSocket, seconds: float) -> str:

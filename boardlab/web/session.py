@@ -33,7 +33,8 @@ class MatchSession:
     """A match: configuration, the positions after every turn, and who may see what.
 
     ``states[i]`` is the position after the first ``i`` turns; ``turns`` the turns in
-    notation. ``thinking`` is the bot seat searching right now, if any.
+    notation. ``thinking`` is the bot seat searching right now, if any; ``searched`` the
+    version whose bot search was started (a search is started once per version).
     """
 
     def __init__(self, stored: StoredMatch) -> None:
@@ -47,6 +48,7 @@ class MatchSession:
         self.rematch: str | None = None
         self.thinking: int | None = None
         self.bot_task: asyncio.Task[None] | None = None
+        self.searched: int | None = None
         self.lock = asyncio.Lock()
         self._views: dict[tuple[int, int | None, frozenset[int]], str] = {}
         self._shared: dict[tuple[int, int | None, int], str] = {}
@@ -61,6 +63,11 @@ class MatchSession:
     def id(self) -> str:
         """The match id."""
         return self.config.id
+
+    @property
+    def version(self) -> int:
+        """Events applied so far: the store's index of the next event."""
+        return len(self.events)
 
     @property
     def state(self) -> State:
@@ -375,9 +382,17 @@ class MatchSession:
 
     def preview(self, seat: int, steps: list[str]) -> dict[str, Any]:
         """The picture, the words around it and the next legal decisions after ``steps`` of
-        ``seat``'s unfinished turn (the side panel shows the position the board shows)."""
+        ``seat``'s unfinished turn (the side panel shows the position the board shows).
+
+        The steps are played on what ``seat`` may see of the committed position, so nothing
+        hidden from it can enter the answer. A turn that would reveal something hidden (the
+        last placement of a secret deployment) is drawn before its last decision: what comes
+        after depends on what the seat may not see until the turn is committed.
+        """
         self.check_can_act(seat)
-        probe = self.state.clone()
+        probe = self.seen_by(seat)
+        revealing = self.hides(self.state, seat)
+        drawn = probe
         paths = []
         for index, step in enumerate(steps):
             if index and (probe.is_terminal() or probe.turn_start):
@@ -387,9 +402,13 @@ class MatchSession:
             except BoardlabError as error:
                 raise ApiError(422, str(error)) from error
             paths.append(probe.click_path(action))
+            if revealing:
+                drawn = probe.clone()
             probe.apply_action(action)
         complete = bool(steps) and (probe.is_terminal() or probe.turn_start)
-        model = probe.render_model(view=self.drawn_as(seat), last_turn=paths)
+        if not (complete and revealing):
+            drawn = probe
+        model = drawn.render_model(view=self.drawn_as(seat), last_turn=paths)
         return {
             "svg": render_svg(model),
             "phase": model.phase,
@@ -399,6 +418,12 @@ class MatchSession:
             "legal": [] if complete else self.legal(probe),
             "turn_complete": complete,
         }
+
+    def seen_by(self, view: int) -> State:
+        """A copy of the current position holding only what ``view`` may see."""
+        if self.game.has_hidden_information:
+            return self.state.view_state(view)
+        return self.state.clone()
 
     def record_text(self, held: frozenset[int]) -> str:
         """The game record (``boardlab replay`` reads it), unless it would reveal a secret."""

@@ -189,3 +189,54 @@ def test_a_second_server_on_the_same_database_is_refused_until_the_first_dies(
     # However the first one died, the next one starts.
     third = start_server(db)
     third.stop()
+
+
+def alive(pid: int) -> bool:
+    """True while process ``pid`` runs (a zombie waiting to be reaped has ended)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_a_killed_server_leaves_no_process_behind(tmp_path: Path) -> None:
+    server = start_server(tmp_path / "boardlab.sqlite3")
+    processes: list[int] = []
+    try:
+        # The expert searches for seconds: the kill comes while a worker is busy.
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": "level:expert"}]
+        match, (romans, _) = create(server, {"game": "murus-gallicus", "seats": seats})
+        status, view = turn(server, match, romans, 0, 0, "d1-d3")
+        assert status == 200 and view["thinking"]
+        deadline = time.monotonic() + 30
+        children = set(descendants(server.process.pid, depth=1))
+        while time.monotonic() < deadline and set(descendants(server.process.pid)) <= children:
+            time.sleep(0.05)
+        # The resource tracker, the fork server and the workers below it.
+        processes = descendants(server.process.pid)
+        assert set(processes) > children
+    finally:
+        server.stop(signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(alive(pid) for pid in processes):
+        time.sleep(0.1)
+    left = [pid for pid in processes if alive(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left
+
+
+def test_a_cap_below_one_live_match_is_one_line_error(tmp_path: Path) -> None:
+    db = tmp_path / "boardlab.sqlite3"
+    run = subprocess.run(
+        [*SERVE, "--port", str(free_port()), "--db", str(db), "--live-matches", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (run.returncode, run.stderr) == (
+        2,
+        "boardlab: error: --live-matches must be at least 1\n",
+    )
