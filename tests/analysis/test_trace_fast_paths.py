@@ -17,13 +17,14 @@ from boardlab.core.registry import game_ids, make
 from boardlab.core.render_model import Occupancy
 
 
-@pytest.mark.parametrize("game_id", game_ids())
-@pytest.mark.parametrize("options", [{}, {"board": "8x8"}])
+CASES = [(game_id, {}) for game_id in game_ids()] + [("murus-gallicus", {"board": "8x8"})]
+"""Every game with its defaults, and the Murus Gallicus board whose bitboards are wider."""
+
+
+@pytest.mark.parametrize(("game_id", "options"), CASES)
 def test_fast_evaluations_and_occupancy_match_the_general_way(
     game_id: str, options: dict[str, str]
 ) -> None:
-    if options and game_id != "murus-gallicus":
-        pytest.skip("board sizes are a Murus Gallicus option")
     game = make(game_id, **options)
     rng = random.Random(7)
     for _ in range(3):
