@@ -16,7 +16,9 @@ from boardlab.analysis.trace import _ROUNDED, EVAL_DIGITS, ROUNDED_KEPT
 from boardlab.core.registry import game_ids, make
 from boardlab.core.render_model import Occupancy
 
-CASES = [(game_id, {}) for game_id in game_ids()] + [("murus-gallicus", {"board": "8x8"})]
+CASES: list[tuple[str, dict[str, str]]] = [(game_id, {}) for game_id in game_ids()] + [
+    ("murus-gallicus", {"board": "8x8"})
+]
 """Every game with its defaults, and the Murus Gallicus board whose bitboards are wider."""
 
 
