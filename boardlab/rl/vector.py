@@ -104,6 +104,7 @@ class BatchedGame:
                 "legal": self.kernel.legal,
                 "apply": self.kernel.apply,
                 "returns": self.kernel.returns,
+                "is_over": self.kernel.is_over,
                 "player": self.kernel.player,
                 "truncated": self.kernel.truncated,
                 "observe": observer.observe,

@@ -34,6 +34,11 @@ def returns(p: KernelArray, s: KernelArray, out: KernelArray) -> None:
     raise NotImplementedError
 
 
+def is_over(p: KernelArray, s: KernelArray) -> bool:
+    """Placeholder for the game's ``is_over``."""
+    raise NotImplementedError
+
+
 def player(p: KernelArray, s: KernelArray) -> int:
     """Placeholder for the game's ``player``."""
     raise NotImplementedError
@@ -208,7 +213,7 @@ def _step_one(
         apply(p, states[i], actions[i])
         if learner >= 0:
             _bots(p, i, learner, states, rng, legal_ids)
-        if legal(p, states[i], legal_ids[i]) == 0:
+        if is_over(p, states[i]):
             scratch = np.zeros(rewards.shape[1], dtype=np.float64)
             observer = seat if learner < 0 else learner
             _finish(
@@ -251,7 +256,7 @@ def _open(
     """The bots play up to the learner's turn; a game that ends before it starts again."""
     while True:
         _bots(p, i, learner, states, rng, legal_ids)
-        if legal(p, states[i], legal_ids[i]) > 0:
+        if not is_over(p, states[i]):
             return
         _reset_one(i, states, initial, rng)
 
