@@ -11,7 +11,7 @@ from boardlab.core.engine import kernel_for
 from boardlab.core.outcome import Termination
 from boardlab.core.registry import game_ids, make
 from boardlab.core.state import State
-from boardlab.rl import observation_encoder
+from boardlab.rl import observation_encoder, vector
 from boardlab.rl.fast.base import FastEncoder
 from boardlab.rl.vector import (
     COMPILED_OBSERVERS,
@@ -23,11 +23,13 @@ from boardlab.rl.vector import (
 
 pytest.importorskip("numba")
 
-LOCKSTEP_CASES: list[tuple[str, dict[str, Any]]] = [
-    ("murus-gallicus", {}),
-    ("murus-gallicus", {"board": "8x8_two_rows", "max_plies": 60}),
-    ("murus-gallicus", {"board": "8x8", "max_plies": 12}),  # many truncations
+LOCKSTEP_CASES: list[tuple[str, dict[str, Any], int, int]] = [
+    ("murus-gallicus", {}, 6, 400),
+    ("murus-gallicus", {"board": "8x8_two_rows", "max_plies": 60}, 6, 400),
+    ("murus-gallicus", {"board": "8x8", "max_plies": 12}, 6, 400),  # many truncations
+    ("murus-gallicus", {}, vector.PARALLEL_FROM, 50),  # the batch stepped on all cores
 ]
+"""``(game, options, batch size, steps)``."""
 
 
 def _check_game(batched: BatchedGame, batch: Any, i: int, state: State) -> None:
@@ -42,11 +44,10 @@ def _check_game(batched: BatchedGame, batch: Any, i: int, state: State) -> None:
     assert batch.observation[i].tobytes() == planes.tobytes(), (state.position_text(), seat)
 
 
-@pytest.mark.parametrize(("game", "options"), LOCKSTEP_CASES)
+@pytest.mark.parametrize(("game", "options", "n", "steps"), LOCKSTEP_CASES)
 def test_batched_games_step_as_the_reference_with_its_planes(
-    game: str, options: dict[str, Any]
+    game: str, options: dict[str, Any], n: int, steps: int
 ) -> None:
-    n = 6
     batched = BatchedGame(game, n, **options)
     batch = batched.init(seed=3)
     made = make(game, **options)
@@ -56,7 +57,7 @@ def test_batched_games_step_as_the_reference_with_its_planes(
         _check_game(batched, batch, i, states[i])
     policy = seeded_generators(11, n)
     ended = truncations = 0
-    for _ in range(400):
+    for _ in range(steps):
         actions = batched.random_actions(batch, policy)
         acting = batch.current_player.copy()
         batched.step(batch, actions)
@@ -79,6 +80,23 @@ def test_batched_games_step_as_the_reference_with_its_planes(
     assert ended >= n
     if options.get("max_plies") == 12:
         assert truncations == ended
+
+
+def test_the_parallel_step_gives_what_the_serial_step_gives(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    n = vector.PARALLEL_FROM
+    parallel = BatchedGame("murus-gallicus", n, max_plies=20)
+    monkeypatch.setattr(vector, "PARALLEL_FROM", n + 1)
+    serial = BatchedGame("murus-gallicus", n, max_plies=20)
+    batches = [parallel.init(seed=4), serial.init(seed=4)]
+    policy = seeded_generators(3, n)
+    for _ in range(100):
+        actions = parallel.random_actions(batches[0], policy)
+        parallel.step(batches[0], actions)
+        serial.step(batches[1], actions)
+        for name in ("states", "observation", "action_mask", "rewards", "terminated"):
+            assert (getattr(batches[0], name) == getattr(batches[1], name)).all(), name
 
 
 def test_an_illegal_action_ends_the_game_against_its_player() -> None:
