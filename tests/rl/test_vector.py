@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import gymnasium
 import numpy as np
 import pytest
 
@@ -177,3 +178,18 @@ def test_a_game_without_kernel_or_compiled_encoder_says_which(game: str) -> None
     with pytest.raises(VectorError, match=missing) as error:
         BatchedGame(game, 2)
     assert game in str(error.value)
+
+
+def test_gymnasium_episode_statistics_wrapper_counts_the_episodes() -> None:
+    env = gymnasium.wrappers.vector.RecordEpisodeStatistics(VectorEnv("murus-gallicus", 8))
+    _, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    episodes = 0
+    ended = 0
+    for _ in range(150):
+        actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in info["action_mask"]])
+        _, _, terminated, truncated, info = env.step(actions)
+        ended += int((terminated | truncated).sum())
+        if "episode" in info:
+            episodes += int(info["_episode"].sum())
+    assert episodes == ended > 8
