@@ -29,6 +29,9 @@ Each compiled function below is an ``numba.njit`` dispatcher with exactly this s
 ``key(p, s) -> int``
     The position's 64-bit Zobrist key, maintained incrementally by ``apply``; equal
     positions (as the repetition rule compares them) have equal keys.
+``truncated(p, s) -> bool`` (optional, ``None`` if absent)
+    True when the game has ended by its ply cap (what the RL interfaces call a truncation;
+    every other end is a termination). The batched RL environments need it.
 
 The Python half converts between engines: ``encode`` builds ``s`` from any reference state
 (a Cyvasse state may be a seat's view with the other side hidden) and ``decode`` gives back a
@@ -81,6 +84,7 @@ class Kernel:
     key: Callable[..., int]
     encode: Callable[[State], KernelArray]
     decode: Callable[[KernelArray], State]
+    truncated: Callable[..., bool] | None = None
 
 
 KERNEL_MODULES = {

@@ -62,31 +62,39 @@ def rollout(
 
 
 def _drivers(kernel: Kernel) -> ModuleType:
+    return specialised(_TEMPLATE, {role: getattr(kernel, role) for role in _FUNCTIONS})
+
+
+def specialised(template: Path, functions: dict[str, object]) -> ModuleType:
+    """The copy of ``template`` bound to compiled ``functions`` (role: Numba dispatcher).
+
+    ``template`` holds a block between ``# -- kernel --`` and ``# -- end kernel --`` with a
+    placeholder per role; the copy imports each role's function instead. Written (when
+    changed) to the user's cache and imported from there, once per process.
+    """
     sources = tuple(
-        (getattr(kernel, role).py_func.__module__, getattr(kernel, role).py_func.__name__)
-        for role in _FUNCTIONS
+        (role, function.py_func.__module__, function.py_func.__name__)  # type: ignore[attr-defined]
+        for role, function in functions.items()
     )
-    return _specialised(sources)
+    return _specialised(str(template), sources)
 
 
 @cache
-def _specialised(sources: tuple[tuple[str, str], ...]) -> ModuleType:
-    """Write (when changed) and import the driver source bound to one game's kernel.
-
-    ``sources`` names the module and function of ``legal``, ``apply`` and ``returns``.
-    """
-    template = _TEMPLATE.read_text(encoding="utf-8")
+def _specialised(template_path: str, sources: tuple[tuple[str, str, str], ...]) -> ModuleType:
+    """Write (when changed) and import ``template_path`` bound to ``sources``: the role,
+    module and function name of each compiled function."""
+    template = Path(template_path).read_text(encoding="utf-8")
     digest = hashlib.sha256(template.encode())
-    folders = {Path(str(sys.modules[module].__file__)).parent for module, _ in sources}
+    folders = {Path(str(sys.modules[module].__file__)).parent for _, module, _ in sources}
     for folder in sorted(folders):
         for path in sorted(folder.glob("kernel*.py")):
             digest.update(path.read_bytes())
     block = f"# -- kernel: sources {digest.hexdigest()[:16]} --\n" + "".join(
-        f"from {module} import {name} as {role}\n"
-        for (module, name), role in zip(sources, _FUNCTIONS, strict=True)
+        f"from {module} import {name} as {role}\n" for role, module, name in sources
     )
     text = _KERNEL_BLOCK.sub(lambda _: block, template, count=1)
-    stem = "drivers_" + sources[0][0].replace(".", "_")
+    prefix = "drivers" if template_path == str(_TEMPLATE) else Path(template_path).stem
+    stem = prefix + "_" + sources[0][1].replace(".", "_")
     path = _write_if_changed(stem, text)
     spec = importlib.util.spec_from_file_location(stem, path)
     assert spec is not None and spec.loader is not None

@@ -6,7 +6,8 @@ opponent="level:easy")`` a Gymnasium environment of one seat against bots, and
 ``open_spiel``) registers the games with OpenSpiel. Observations are documented on each game's
 page; :class:`~boardlab.rl.observation.ObservationEncoder` defines them from the render model
 and :func:`observation_encoder` gives the game's fast encoder (:mod:`boardlab.rl.fast`), which
-reads the state directly and gives the same planes.
+reads the state directly and gives the same planes. :mod:`boardlab.rl.vector` steps batches of
+games on the compiled engine (it needs the ``fast`` extra too).
 """
 
 try:

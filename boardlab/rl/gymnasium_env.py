@@ -27,7 +27,7 @@ from boardlab.core.registry import make
 from boardlab.core.state import State
 from boardlab.rl.fast import observation_encoder
 from boardlab.rl.observation import Planes
-from boardlab.rl.pettingzoo_env import RENDER_MODES
+from boardlab.rl.pettingzoo_env import RENDER_MODES, render_view
 
 Info = dict[str, Any]
 
@@ -103,14 +103,8 @@ class BoardlabGymEnv(gymnasium.Env[Planes, np.int64]):
         return mask
 
     def render(self) -> str | None:
-        """The position as text (``ansi``) or as an SVG picture (``svg``), or None."""
-        if self.render_mode == "ansi":
-            return self.state.render()
-        if self.render_mode == "svg":
-            from boardlab.render.svg import render_svg
-
-            return render_svg(self.state.render_model())
-        return None
+        """What the learner's seat may see, drawn as :func:`render_view` says."""
+        return render_view(self.state, self.seat, self.render_mode)
 
     def _play_bots(self) -> None:
         """Bots move, each from its own view, until the learner is on turn or the game ends."""

@@ -195,17 +195,30 @@ class BoardlabSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no
 
 
 class BoardlabObserver:
-    """OpenSpiel's PyObserver: planes from a seat's view, and strings of what it knows."""
+    """OpenSpiel's PyObserver: planes from a seat's view, and strings of what it knows.
+
+    With perfect recall (the information state) it gives strings only: the games declare
+    ``provides_information_state_tensor=False``, as the planes are not a perfect-recall
+    encoding, so asking for that tensor raises.
+    """
 
     def __init__(self, encoder: ObservationEncoder, recall: bool, hidden: bool) -> None:
         self.encoder = encoder
         self.recall = recall
         self.hidden = hidden
-        self.dict = {"observation": np.zeros(encoder.shape, dtype=np.float32)}
-        self.tensor = self.dict["observation"].reshape(-1)
+        self.dict: dict[str, np.ndarray[Any, Any]] = {}
+        self.tensor: np.ndarray[Any, Any] | None = None
+        if not recall:
+            self.dict["observation"] = np.zeros(encoder.shape, dtype=np.float32)
+            self.tensor = self.dict["observation"].reshape(-1)
 
     def set_from(self, state: BoardlabSpielState, player: int) -> None:
         """Fill the planes with ``player``'s observation of ``state``."""
+        if self.recall:
+            raise NotImplementedError(
+                f"{state.get_game()} provides no information-state tensor "
+                "(provides_information_state_tensor is False); use information_state_string"
+            )
         self.dict["observation"][...] = self.encoder.encode(state.boardlab_state, player)
 
     def string_from(self, state: BoardlabSpielState, player: int) -> str:
@@ -217,11 +230,30 @@ class BoardlabObserver:
         return " ".join(str(action) for action in state.history())
 
 
+def _game_classes() -> dict[str, type[BoardlabSpielGame]]:
+    """One ``BoardlabSpielGame`` subclass per game id, named ``<Title>SpielGame``.
+
+    They are attributes of this module, so pickle finds them by name (OpenSpiel's
+    serialisation and ``copy`` pickle Python games). OpenSpiel must be given a class: a
+    function as the factory makes the interpreter abort at exit (pyspiel 2.0.2).
+    """
+    classes = {}
+    for game_id in game_ids():
+        title = "".join(word.title() for word in game_id.split("-")) + "SpielGame"
+        cls = type(title, (BoardlabSpielGame,), {"game_id": game_id, "__module__": __name__})
+        globals()[title] = classes[game_id] = cls
+    return classes
+
+
+GAME_CLASSES = _game_classes()
+"""The OpenSpiel game class of each game id."""
+
+
 def register_openspiel_games() -> list[str]:
     """Register every game with OpenSpiel (once); returns the short names."""
     registered = set(pyspiel.registered_names())
     names = []
-    for game_id in game_ids():
+    for game_id, factory in GAME_CLASSES.items():
         name = short_name(game_id)
         names.append(name)
         if name in registered:
@@ -229,9 +261,5 @@ def register_openspiel_games() -> list[str]:
         probe = make(game_id, **({SEED: 0} if SEED in _defaults(game_id) else {}))
         cls = type(probe)
         kind = _game_type(probe, (cls.min_players, cls.max_players), _parameters(game_id))
-        # OpenSpiel must be given a class: a function as the factory makes the interpreter
-        # abort at exit (pyspiel 2.0.2).
-        title = "".join(word.title() for word in game_id.split("-"))
-        factory = type(f"{title}SpielGame", (BoardlabSpielGame,), {"game_id": game_id})
         pyspiel.register_game(kind, factory)
     return names

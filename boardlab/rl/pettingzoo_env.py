@@ -29,7 +29,28 @@ from boardlab.core.state import State
 from boardlab.rl.fast import observation_encoder
 
 Observation = dict[str, npt.NDArray[Any]]
-RENDER_MODES = ("ansi", "svg")
+RENDER_MODES = ("human", "ansi", "svg")
+
+
+def render_view(state: State, seat: int, mode: str | None) -> str | None:
+    """What ``seat`` may see of ``state``, drawn in ``mode``.
+
+    ``ansi``: the terminal drawing of the seat's view; ``svg``: the SVG picture of it;
+    ``human``: the terminal drawing printed to standard output (returns None). The view hides
+    what the seat may not see (the other seat's Cyvasse deployment), as observations do.
+    """
+    if mode in ("ansi", "human"):
+        text = state.view_state(seat).render()
+        if mode == "ansi":
+            return text
+        print(text)
+        return None
+    if mode == "svg":
+        from boardlab.render.svg import render_svg
+
+        return render_svg(state.render_model(view=seat))
+    gymnasium.logger.warn("render() called without a render_mode")
+    return None
 
 
 class BoardlabAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
@@ -176,15 +197,9 @@ class BoardlabAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type 
         return self.observe(agent)["action_mask"]
 
     def render(self) -> str | None:
-        """The position as text (``ansi``) or as an SVG picture (``svg``), or None."""
-        if self.render_mode == "ansi":
-            return self.state_.render()
-        if self.render_mode == "svg":
-            from boardlab.render.svg import render_svg
-
-            return render_svg(self.state_.render_model())
-        gymnasium.logger.warn("render() called without a render_mode")
-        return None
+        """What the agent on turn (the last to act once the game is over) may see, drawn as
+        :func:`render_view` says."""
+        return render_view(self.state_, self._seat[self.agent_selection], self.render_mode)
 
     def close(self) -> None:
         """Nothing to release."""

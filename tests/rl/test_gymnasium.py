@@ -10,7 +10,7 @@ from gymnasium.utils.env_checker import check_env
 
 from boardlab.core.errors import OptionError
 from boardlab.rl import gymnasium_env
-from tests.rl.cases import CASES, IDS
+from tests.rl.cases import CASES, IDS, SMALL_ARMY
 
 
 @pytest.mark.parametrize(("game", "options"), CASES, ids=IDS)
@@ -59,3 +59,19 @@ def test_bad_settings_are_refused() -> None:
         gymnasium_env("carnyx", "human")
     with pytest.raises(OptionError, match="seats 0 to 1"):
         gymnasium_env("carnyx", seat=2)
+
+
+@pytest.mark.parametrize("mode", ["ansi", "svg"])
+def test_render_shows_north_only_what_north_may_see(mode: str) -> None:
+    # The learner is North (seat 1): at its first decision South has deployed, hidden from it.
+    drawn, truths = set(), set()
+    for seed in range(3):
+        env = gymnasium_env("cyvasse", "random", seat=1, render_mode=mode, army=SMALL_ARMY, seed=0)
+        env.reset(seed=seed)
+        assert env.state.current_player == 1
+        picture = env.render()
+        assert isinstance(picture, str)
+        drawn.add(picture)
+        truths.add(env.state.render())
+    assert len(truths) == 3  # the bots deployed South differently in each game...
+    assert len(drawn) == 1  # ...and North's picture is the same: it shows none of it

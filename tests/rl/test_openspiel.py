@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
 import numpy as np
@@ -25,9 +26,35 @@ def _shorter(game: str, options: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("game", "options"), CASES, ids=IDS)
-def test_openspiel_random_simulation_test_passes(game: str, options: dict[str, Any]) -> None:
+def test_openspiel_random_simulation_test_passes_with_serialization(
+    game: str, options: dict[str, Any]
+) -> None:
     loaded = pyspiel.load_game(short_name(game), _shorter(game, options))
-    pyspiel.random_sim_test(loaded, num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(loaded, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(("game", "options"), CASES, ids=IDS)
+def test_games_and_states_pickle(game: str, options: dict[str, Any]) -> None:
+    loaded = pyspiel.load_game(short_name(game), _shorter(game, options))
+    again = pickle.loads(pickle.dumps(loaded))
+    assert str(again) == str(loaded)
+    state = loaded.new_initial_state()
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[-1])
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy.history() == state.history()
+    assert str(copy) == str(state)
+    assert copy.legal_actions() == state.legal_actions()
+
+
+def test_information_state_tensor_is_declared_absent_and_is_absent() -> None:
+    game = pyspiel.load_game("boardlab_murus_gallicus")
+    assert not game.get_type().provides_information_state_tensor
+    state = game.new_initial_state()
+    with pytest.raises(NotImplementedError, match="no information-state tensor"):
+        state.information_state_tensor(0)
+    assert game.get_type().provides_observation_tensor
+    assert len(state.observation_tensor(0)) == int(np.prod(game.observation_tensor_shape()))
 
 
 @pytest.mark.parametrize(("game", "options"), CASES, ids=IDS)

@@ -6,11 +6,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 from boardlab.core.registry import make
 from boardlab.rl import BoardlabAECEnv, pettingzoo_env
-from tests.rl.cases import CASES, IDS
+from tests.rl.cases import CASES, IDS, SMALL_ARMY
 
 
 @pytest.mark.parametrize(("game", "options"), CASES, ids=IDS)
@@ -76,6 +76,30 @@ def test_reset_seed_fixes_a_chance_game_and_changes_with_the_seed() -> None:
     assert texts[0] == texts[1] != texts[2]
 
 
+@pytest.mark.parametrize(("game", "options"), CASES, ids=IDS)
+def test_pettingzoo_render_test_passes(game: str, options: dict[str, Any]) -> None:
+    render_test(lambda render_mode: pettingzoo_env(game, render_mode=render_mode, **options))
+
+
+def test_human_mode_prints_the_drawing(capsys: pytest.CaptureFixture[str]) -> None:
+    env = pettingzoo_env("murus-gallicus", render_mode="human")
+    env.reset(seed=0)
+    assert env.render() is None
+    assert capsys.readouterr().out == make("murus-gallicus").new_initial_state().render() + "\n"
+
+
+def test_render_shows_the_agent_on_turn_only_its_view() -> None:
+    env = pettingzoo_env("cyvasse", render_mode="ansi", army=SMALL_ARMY, seed=0)
+    env.reset(seed=0)
+    first = env.agent_selection
+    rng = np.random.default_rng(0)
+    while env.agent_selection == first:  # the first seat deploys its whole army
+        env.step(int(rng.choice(np.flatnonzero(env.observe(first)["action_mask"]))))
+    state = env.unwrapped.state_
+    seat = env.unwrapped.possible_agents.index(env.agent_selection)
+    assert env.render() == state.view_state(seat).render() != state.render()
+
+
 def test_render_modes_draw_the_position() -> None:
     text = pettingzoo_env("cyvasse", render_mode="ansi")
     text.reset(seed=0)
@@ -88,4 +112,4 @@ def test_render_modes_draw_the_position() -> None:
     assert isinstance(picture, str)
     assert picture.startswith("<svg")
     with pytest.raises(ValueError, match="render_mode"):
-        pettingzoo_env("carnyx", render_mode="human")
+        pettingzoo_env("carnyx", render_mode="rgb_array")

@@ -241,6 +241,12 @@ def returns(p: KernelArray, s: KernelArray, out: KernelArray) -> None:
 
 
 @numba.njit(cache=True)
+def truncated(p: KernelArray, s: KernelArray) -> bool:
+    """True when the game ended by its ply cap."""
+    return bool(s[S_OVER] != 0 and s[S_TERMINATION] == _PLY_CAP)
+
+
+@numba.njit(cache=True)
 def player(p: KernelArray, s: KernelArray) -> int:
     """The seat to move."""
     return int(s[S_SIDE])
@@ -362,6 +368,7 @@ def make_kernel(game: Game) -> Kernel:
         key=key,
         encode=encode,
         decode=decode,
+        truncated=truncated,
     )
 
 

@@ -34,6 +34,16 @@ class MurusGallicusEncoder(FastEncoder):
                 home = self.channel(f"cell home seat+{self.relative(owner, seat)}")
                 self.template(seat)[home, row] = 1.0
 
+    @property
+    def stack_channels(self) -> int:
+        """How many stack channels (pieces, tops, height) follow the ``cell`` channel."""
+        return self._height
+
+    def stack_matrices(self) -> list[Planes]:
+        """Per seat, the ``(stack channels, 4)`` matrix: column ``b`` is what a cell set in
+        bitboard ``b`` writes in the stack channels."""
+        return list(self._matrices)
+
     def encode(self, state: State, seat: int) -> Planes:
         """The planes of ``state`` for ``seat`` (equal to :meth:`reference`)."""
         assert isinstance(state, MurusGallicusState)

@@ -1,0 +1,172 @@
+"""Batched environments vs PettingZoo: steps per second with observations and masks.
+
+For every game the batched API can run (a compiled kernel and a compiled observation
+encoder; the others are listed as skipped with the reason), in ``--rounds`` interleaved rounds:
+
+* ``batched N``: :class:`boardlab.rl.vector.BatchedGame` with ``N`` games (1, 64, 1024),
+  stepping all of them with uniformly random legal actions (drawn by the compiled
+  ``random_actions``), observations of the seat to move, dense and compact masks written;
+  ``N`` steps per call;
+* ``pettingzoo``: the same game through the PettingZoo AEC loop (``last()`` then ``step``,
+  the policy drawing from the observation's mask), one step at a time.
+
+And, as anchors, Pgx's connect four and othello at batch 1024 on the CPU when ``pgx`` and
+``jax`` import (benchmark only, never a dependency of Boardlab; skipped with a note
+otherwise). Figures are steps per **wall** second (the batched API runs on every core) and
+per CPU second of the process (all threads), with the load average printed before and after,
+as the machine may be shared. Run::
+
+    python benchmarks/rl_vector.py --seconds 2 --rounds 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+# OpenMP's threads spin while they wait by default: on a shared, oversubscribed machine that
+# burns the CPU the other thread needs (batch 1024 ran 3x slower than on one core). Set before
+# Numba starts its threads.
+os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+
+import numpy as np
+
+from boardlab.core.registry import game_ids
+from boardlab.rl import pettingzoo_env
+from boardlab.rl.vector import BatchedGame, VectorError, seeded_generators
+
+Measure = Callable[[float], tuple[int, float, float]]
+"""Runs for about the given wall seconds; returns (steps, wall seconds, CPU seconds)."""
+
+
+def batched(game: BatchedGame) -> Measure:
+    """Random steps of every game of ``game``'s batch at once."""
+    batch = game.init(seed=1)
+    policy = seeded_generators(7, game.batch)
+    game.step(batch, game.random_actions(batch, policy))  # compiled and loaded before timing
+
+    def run(seconds: float) -> tuple[int, float, float]:
+        steps = 0
+        wall, cpu = time.perf_counter(), time.process_time()
+        while time.perf_counter() - wall < seconds:
+            for _ in range(16):
+                game.step(batch, game.random_actions(batch, policy))
+            steps += 16 * game.batch
+        return steps, time.perf_counter() - wall, time.process_time() - cpu
+
+    return run
+
+
+def pettingzoo(game_id: str) -> Measure:
+    """Random games through the usual AEC loop, the policy reading the mask."""
+    env = pettingzoo_env(game_id)
+    rng = random.Random(0)
+
+    def run(seconds: float) -> tuple[int, float, float]:
+        steps = 0
+        wall, cpu = time.perf_counter(), time.process_time()
+        while time.perf_counter() - wall < seconds:
+            env.reset()
+            for _ in env.agent_iter():
+                observation, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                env.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+                steps += 1
+        return steps, time.perf_counter() - wall, time.process_time() - cpu
+
+    return run
+
+
+def pgx_anchor(env_id: str, batch: int) -> Measure | None:
+    """Pgx's ``env_id`` at ``batch`` on the CPU (jit of vmapped step), or None without Pgx."""
+    try:
+        import jax
+        import jax.numpy as jnp
+        import pgx  # type: ignore[import-untyped]
+    except ImportError:
+        return None
+    env = pgx.make(env_id)
+    init = jax.jit(jax.vmap(env.init))
+    step = jax.jit(jax.vmap(env.step))
+
+    @jax.jit
+    def act(key: Any, state: Any) -> Any:
+        logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
+        return jax.random.categorical(key, logits, axis=-1)
+
+    key = jax.random.PRNGKey(0)
+    state = init(jax.random.split(key, batch))
+    state = step(state, act(key, state))
+    jax.block_until_ready(state)  # type: ignore[no-untyped-call]
+
+    def run(seconds: float) -> tuple[int, float, float]:
+        nonlocal state, key
+        steps = 0
+        wall, cpu = time.perf_counter(), time.process_time()
+        while time.perf_counter() - wall < seconds:
+            for _ in range(16):
+                key, sub = jax.random.split(key)
+                state = step(state, act(sub, state))
+            jax.block_until_ready(state.observation)  # type: ignore[no-untyped-call]
+            steps += 16 * batch
+        return steps, time.perf_counter() - wall, time.process_time() - cpu
+
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="wall seconds per figure")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--batches", default="1,64,1024")
+    parser.add_argument("--game", action="append", help="only these games (repeatable)")
+    args = parser.parse_args()
+    sizes = [int(size) for size in args.batches.split(",")]
+    print(f"load average before: {os.getloadavg()}, cores: {os.cpu_count()}")
+    loops: dict[tuple[str, str], Measure] = {}
+    for game_id in args.game or game_ids():
+        try:
+            for size in sizes:
+                loops[game_id, f"batched {size}"] = batched(BatchedGame(game_id, size))
+        except VectorError as error:
+            print(f"{game_id}: batched API skipped: {error}")
+            continue
+        loops[game_id, "pettingzoo"] = pettingzoo(game_id)
+    for env_id in ("connect_four", "othello"):
+        anchor = pgx_anchor(env_id, 1024)
+        if anchor is None:
+            print(f"pgx {env_id}: skipped (pgx and jax are not installed)")
+            break
+        loops[f"pgx {env_id}", "batched 1024"] = anchor
+    import numba
+
+    print(
+        f"numba threads: {numba.get_num_threads()}, OMP_WAIT_POLICY={os.environ['OMP_WAIT_POLICY']}"
+    )
+    wall_rates: dict[tuple[str, str], list[float]] = {name: [] for name in loops}
+    cpu_rates: dict[tuple[str, str], list[float]] = {name: [] for name in loops}
+    for _ in range(args.rounds):
+        for name, measure in loops.items():
+            steps, wall, cpu = measure(args.seconds)
+            wall_rates[name].append(steps / wall)
+            cpu_rates[name].append(steps / cpu)
+    print(f"load average after: {os.getloadavg()}")
+    print("| game | loop | steps/s wall | steps/s CPU | vs PettingZoo (wall) |")
+    print("|---|---|---:|---:|---:|")
+    for (game_id, loop), rates in wall_rates.items():
+        wall = statistics.median(rates)
+        cpu = statistics.median(cpu_rates[game_id, loop])
+        base = wall_rates.get((game_id, "pettingzoo"))
+        ratio = f"{wall / statistics.median(base):.1f}x" if base else ""
+        print(f"| {game_id} | {loop} | {wall:,.0f} | {cpu:,.0f} | {ratio} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,289 @@
+"""Batched environments: N games stepped at once over NumPy arrays, in compiled code.
+
+:class:`BatchedGame` is the functional form (in the spirit of Pgx): ``init`` gives a
+:class:`Batch` of arrays and ``step`` plays one action per game, every seat's decisions coming
+from the caller; games that end start again at once (automatic reset). :class:`VectorEnv` is a
+``gymnasium.vector.VectorEnv`` of one seat against a compiled uniformly random bot, for
+single-seat trainers. Both run on the game's compiled kernel (:mod:`boardlab.core.engine`)
+and a compiled observation encoder, and use every core for large batches (``numba.prange``).
+Needs the ``fast`` and ``rl`` extras. A game without a kernel, or whose kernel gives no
+``truncated``, or without a compiled observation encoder, raises :class:`VectorError`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+
+from boardlab.core.engine import Kernel, kernel_for
+from boardlab.core.errors import BoardlabError
+from boardlab.core.kernel_drivers import specialised
+from boardlab.core.options import SEED
+from boardlab.core.registry import make
+from boardlab.rl.fast import observation_encoder
+
+_TEMPLATE = Path(__file__).with_name("vector_template.py")
+
+COMPILED_OBSERVERS = {"murus-gallicus": "boardlab.rl.fast.kernel_murus_gallicus"}
+"""Where each game's compiled observation encoder lives (``observer_tables`` and
+``observe``); the planes are those of the game's fast encoder, bit for bit."""
+
+PARALLEL_FROM = 64
+"""Batches of at least this many games are stepped on all cores; smaller ones on one (the
+threads' start costs more than it saves)."""
+
+
+class VectorError(BoardlabError, RuntimeError):
+    """The batched environments cannot run this game here."""
+
+
+@dataclass
+class Batch:
+    """The arrays of N games (row ``i`` is game ``i``); ``step`` rewrites them in place.
+
+    After ``init`` and after every ``step``, every game is at a decision (a game that ended
+    has already started again):
+    """
+
+    states: npt.NDArray[np.int64]
+    """``(N, state_size)``: the kernel states."""
+    observation: npt.NDArray[np.float32]
+    """``(N, C, H, W)``: the planes seen by the seat to move (the game's documented encoding)."""
+    legal_ids: npt.NDArray[np.int64]
+    """``(N, max_legal)``: the compact mask, the legal ids in ``legal_ids[i, :legal_count[i]]``
+    (in the kernel's order); the rest of the row is scratch."""
+    legal_count: npt.NDArray[np.int64]
+    """``(N,)``: how many legal ids each game has."""
+    action_mask: npt.NDArray[np.bool_]
+    """``(N, num_actions)``: the dense legal mask (``(N, 0)`` with ``dense_mask=False``)."""
+    current_player: npt.NDArray[np.int64]
+    """``(N,)``: the seat to move."""
+    rewards: npt.NDArray[np.float64]
+    """``(N, seats)``: each seat's returns in games that ended at the last step, else 0."""
+    terminated: npt.NDArray[np.bool_]
+    """``(N,)``: the game ended at the last step (win, draw by a rule, illegal action)."""
+    truncated: npt.NDArray[np.bool_]
+    """``(N,)``: the game ended at the last step by its ply cap."""
+    final_observation: npt.NDArray[np.float32]
+    """``(N, C, H, W)``: where a game ended at the last step, the planes of its final position
+    seen by the seat that acted (the learner for :class:`VectorEnv`); stale elsewhere."""
+    rng: npt.NDArray[np.int64]
+    """``(N,)``: each game's random generator (the bots, the choice of a chance start)."""
+
+
+class BatchedGame:
+    """``batch`` games of ``game_id`` with ``options``, stepped at once (functional form).
+
+    Games with chance at the start (a ``seed`` option: Anacund's layout, Cyvasse's first tie)
+    start from one of the initial positions of the seeds ``seed, seed + 1, …`` given to
+    :meth:`init` (one per game), drawn again by each game's generator at every reset.
+    """
+
+    def __init__(self, game_id: str, batch: int, *, dense_mask: bool = True, **options: object):
+        if batch < 1:
+            raise VectorError(f"batch must be at least 1, not {batch}")
+        self.game = make(game_id, **options)
+        self.game_id = game_id
+        self.batch = batch
+        self.dense_mask = dense_mask
+        self._options = dict(options)
+        self.kernel = _kernel(self.game)
+        self.encoder = observation_encoder(self.game)
+        observer = _observer(game_id)
+        self._tables = observer.observer_tables(self.kernel, self.encoder)
+        self.drivers = specialised(
+            _TEMPLATE,
+            {
+                "legal": self.kernel.legal,
+                "apply": self.kernel.apply,
+                "returns": self.kernel.returns,
+                "is_over": self.kernel.is_over,
+                "player": self.kernel.player,
+                "truncated": self.kernel.truncated,
+                "observe": observer.observe,
+            },
+        )
+        self.learner = -1
+        self.num_actions = self.game.num_actions
+        self.observation_shape = self.encoder.shape
+
+    def init(self, seed: int = 0) -> Batch:
+        """``batch`` new games; game ``i``'s generator is seeded with ``seed + i``."""
+        n, kernel = self.batch, self.kernel
+        size = int(np.prod(self.observation_shape))
+        if SEED in self.game.options and SEED not in self._options:
+            games = [make(self.game_id, **self._options, seed=seed + i) for i in range(n)]
+            initial = np.stack([kernel.encode(game.new_initial_state()) for game in games])
+        else:
+            initial = kernel.encode(self.game.new_initial_state())[None, :]
+        self._initial = initial
+        batch = Batch(
+            states=np.empty((n, kernel.state_size), dtype=np.int64),
+            observation=np.zeros((n, size), dtype=np.float32),
+            legal_ids=np.zeros((n, kernel.max_legal), dtype=np.int64),
+            legal_count=np.zeros(n, dtype=np.int64),
+            action_mask=np.zeros((n, self.num_actions if self.dense_mask else 0), dtype=np.bool_),
+            current_player=np.zeros(n, dtype=np.int64),
+            rewards=np.zeros((n, self.game.num_players), dtype=np.float64),
+            terminated=np.zeros(n, dtype=np.bool_),
+            truncated=np.zeros(n, dtype=np.bool_),
+            final_observation=np.zeros((n, size), dtype=np.float32),
+            rng=np.array([_seeded(seed + i) for i in range(n)], dtype=np.int64),
+        )
+        ints, floats = self._tables
+        self.drivers.reset(
+            kernel.params, ints, floats, self.learner, batch.states, initial, batch.rng,
+            batch.observation, batch.legal_ids, batch.legal_count, batch.action_mask,
+            batch.current_player, self.dense_mask,
+        )  # fmt: skip
+        batch.observation = batch.observation.reshape(n, *self.observation_shape)
+        batch.final_observation = batch.final_observation.reshape(n, *self.observation_shape)
+        return batch
+
+    def step(self, batch: Batch, actions: npt.ArrayLike) -> Batch:
+        """Play ``actions[i]`` in game ``i`` (in place; returns ``batch``).
+
+        An illegal action ends its game: -1 for the seat that played it, 0 for the others,
+        ``terminated`` set (as the PettingZoo environment does).
+        """
+        chosen = np.ascontiguousarray(actions, dtype=np.int64)
+        if chosen.shape != (self.batch,):
+            raise VectorError(f"actions must have shape ({self.batch},), not {chosen.shape}")
+        step = (
+            self.drivers.step_parallel if self.batch >= PARALLEL_FROM else self.drivers.step_serial
+        )
+        ints, floats = self._tables
+        n = self.batch
+        step(
+            self.kernel.params, ints, floats, chosen, self.learner, batch.states, self._initial,
+            batch.rng, batch.observation.reshape(n, -1), batch.final_observation.reshape(n, -1),
+            batch.legal_ids, batch.legal_count, batch.action_mask, batch.current_player,
+            batch.rewards, batch.terminated, batch.truncated, self.dense_mask,
+        )  # fmt: skip
+        return batch
+
+    def random_actions(self, batch: Batch, rng: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """A uniformly random legal id per game, drawn with the generators ``rng`` (``(N,)``
+        ``int64``, advanced in place; make them with :func:`seeded_generators`)."""
+        out = np.empty(self.batch, dtype=np.int64)
+        self.drivers.random_actions(batch.legal_ids, batch.legal_count, rng, out)
+        return out
+
+
+def seeded_generators(seed: int, n: int) -> npt.NDArray[np.int64]:
+    """``n`` xorshift64* generator states for :meth:`BatchedGame.random_actions`."""
+    return np.array([_seeded(seed + i) for i in range(n)], dtype=np.int64)
+
+
+def _seeded(seed: int) -> int:
+    """A non-zero xorshift64* state from any seed (as the compiled drivers make them)."""
+    x = ((seed + 1) * 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
+    x ^= x >> 31
+    x = x - (1 << 64) if x >> 63 else x
+    return x or 1
+
+
+def _kernel(game: Any) -> Kernel:
+    """The game's kernel, or a one-line error saying what is missing."""
+    kernel = kernel_for(game)
+    if kernel is None:
+        raise VectorError(
+            f"the batched environments need the compiled kernel of {game.id}, and there is "
+            "none here (no kernel for this game yet, numba missing, or BOARDLAB_ENGINE=python)"
+        )
+    if kernel.truncated is None:
+        raise VectorError(f"the compiled kernel of {game.id} gives no truncated(p, s)")
+    return kernel
+
+
+def _observer(game_id: str) -> ModuleType:
+    """The game's compiled observation encoder module."""
+    name = COMPILED_OBSERVERS.get(game_id)
+    if name is None:
+        raise VectorError(f"{game_id} has no compiled observation encoder for the batched API")
+    return importlib.import_module(name)
+
+
+class VectorEnv(gymnasium.vector.VectorEnv):
+    """``num_envs`` games in which the learner plays ``seat`` against compiled random bots.
+
+    Observations are the learner's planes ``(num_envs, C, H, W)``; ``info["action_mask"]``
+    the dense masks and ``info["legal_ids"]``/``info["legal_count"]`` the compact ones.
+    Rewards are the learner's returns where a game ended. Games that end start again within
+    the same step (``autoreset_mode`` ``SAME_STEP``): their last observation is in
+    ``info["final_obs"]``.
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 - Gymnasium reads it from the class
+        "autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP,
+    }
+
+    def __init__(
+        self, game_id: str, num_envs: int, seat: int = 0, *, dense_mask: bool = True,
+        **options: object,
+    ) -> None:  # fmt: skip
+        self.batched = BatchedGame(game_id, num_envs, dense_mask=dense_mask, **options)
+        players = self.batched.game.num_players
+        if not 0 <= seat < players:
+            raise VectorError(f"seat {seat}: {game_id} has seats 0 to {players - 1}")
+        self.batched.learner = seat
+        self.seat = seat
+        self.num_envs = num_envs
+        shape = self.batched.observation_shape
+        self.single_observation_space = gymnasium.spaces.Box(0.0, np.inf, shape, np.float32)
+        self.single_action_space = gymnasium.spaces.Discrete(self.batched.num_actions)
+        self.observation_space = gymnasium.vector.utils.batch_space(
+            self.single_observation_space, num_envs
+        )
+        self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, num_envs)
+        self._batch: Batch | None = None
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """New games (seeded ``seed + i``; a fresh random seed when None), up to the
+        learner's first decision."""
+        if seed is None:
+            seed = int(np.random.default_rng().integers(2**31))
+        self._batch = self.batched.init(seed)
+        return self._batch.observation, self._info(self._batch)
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        """The learner's action in every game, then the bots' up to its next decision."""
+        if self._batch is None:
+            raise VectorError("call reset() before step()")
+        batch = self.batched.step(self._batch, actions)
+        info = self._info(batch)
+        done = batch.terminated | batch.truncated
+        if done.any():
+            info["final_obs"] = batch.final_observation
+            info["_final_obs"] = done
+        rewards = batch.rewards[:, self.seat]
+        return batch.observation, rewards, batch.terminated, batch.truncated, info
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The dense legal masks of the learner (what maskable trainers call)."""
+        assert self._batch is not None
+        return self._batch.action_mask
+
+    def _info(self, batch: Batch) -> dict[str, Any]:
+        return {
+            "action_mask": batch.action_mask,
+            "legal_ids": batch.legal_ids,
+            "legal_count": batch.legal_count,
+        }

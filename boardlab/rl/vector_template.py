@@ -1,0 +1,355 @@
+"""The source of the compiled batched step over any game's kernel (see :mod:`boardlab.rl.vector`).
+
+Like :mod:`boardlab.core.kernel_driver_template`, this file is copied once per game with the
+block between the ``kernel`` markers replaced by imports of that game's kernel functions and
+compiled observation encoder, so that Numba caches the copy on disk. Read as is, the
+placeholders only make it importable and type-checkable.
+
+Every game ``i`` of a batch owns row ``i`` of each array and its own xorshift64* generator
+``rng[i]``, so the games are stepped in parallel (``numba.prange``) with no shared writes.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from boardlab.core.engine import KernelArray
+
+# -- kernel --
+
+
+def legal(p: KernelArray, s: KernelArray, out: KernelArray) -> int:
+    """Placeholder for the game's ``legal``."""
+    raise NotImplementedError
+
+
+def apply(p: KernelArray, s: KernelArray, action: int) -> None:
+    """Placeholder for the game's ``apply``."""
+    raise NotImplementedError
+
+
+def returns(p: KernelArray, s: KernelArray, out: KernelArray) -> None:
+    """Placeholder for the game's ``returns``."""
+    raise NotImplementedError
+
+
+def is_over(p: KernelArray, s: KernelArray) -> bool:
+    """Placeholder for the game's ``is_over``."""
+    raise NotImplementedError
+
+
+def player(p: KernelArray, s: KernelArray) -> int:
+    """Placeholder for the game's ``player``."""
+    raise NotImplementedError
+
+
+def truncated(p: KernelArray, s: KernelArray) -> bool:
+    """Placeholder for the game's ``truncated``."""
+    raise NotImplementedError
+
+
+def observe(
+    p: KernelArray, oi: KernelArray, of: KernelArray, s: KernelArray, seat: int, out: KernelArray
+) -> None:
+    """Placeholder for the game's compiled observation encoder."""
+    raise NotImplementedError
+
+
+# -- end kernel --
+
+_LOW52 = (1 << 52) - 1
+_LOW37 = (1 << 37) - 1
+_LOW32 = (1 << 32) - 1
+_STAR = 2685821657736338717  # the xorshift64* multiplier 0x2545F4914F6CDD1D
+
+
+@numba.njit(cache=True)
+def _next(x: int) -> int:
+    """One xorshift64* step of a generator state (int64 bits, logical shifts)."""
+    x ^= (x >> 12) & _LOW52
+    x ^= x << 25
+    x ^= (x >> 27) & _LOW37
+    return x
+
+
+@numba.njit(cache=True)
+def _below(x: int, n: int) -> int:
+    """A number in ``[0, n)`` from generator state ``x``."""
+    return (((x * _STAR) >> 32) & _LOW32) * n >> 32
+
+
+@numba.njit(cache=True)
+def _is_legal(legal_ids: KernelArray, count: int, action: int) -> bool:
+    """Whether ``action`` is among the first ``count`` ids (a loop: the fastest in Numba)."""
+    for k in range(count):  # noqa: SIM110
+        if legal_ids[k] == action:
+            return True
+    return False
+
+
+@numba.njit(cache=True)
+def _refresh(
+    p: KernelArray,
+    oi: KernelArray,
+    of: KernelArray,
+    i: int,
+    states: KernelArray,
+    obs: KernelArray,
+    legal_ids: KernelArray,
+    counts: KernelArray,
+    mask: KernelArray,
+    players: KernelArray,
+    dense: bool,
+) -> None:
+    """List game ``i``'s legal ids (and set them in its cleared mask row), its seat to move and
+    its observation."""
+    n = legal(p, states[i], legal_ids[i])
+    counts[i] = n
+    if dense:
+        for k in range(n):
+            mask[i, legal_ids[i, k]] = True
+    seat = player(p, states[i])
+    players[i] = seat
+    observe(p, oi, of, states[i], seat, obs[i])
+
+
+@numba.njit(cache=True)
+def _reset_one(i: int, states: KernelArray, initial: KernelArray, rng: KernelArray) -> None:
+    """Game ``i`` starts again from one of the initial states (drawn when there are several)."""
+    pick = 0
+    if initial.shape[0] > 1:
+        rng[i] = _next(rng[i])
+        pick = _below(rng[i], initial.shape[0])
+    states[i, :] = initial[pick]
+
+
+@numba.njit(cache=True)
+def _finish(
+    p: KernelArray,
+    oi: KernelArray,
+    of: KernelArray,
+    i: int,
+    seat: int,
+    states: KernelArray,
+    initial: KernelArray,
+    rng: KernelArray,
+    rewards: KernelArray,
+    terminated: KernelArray,
+    truncated_out: KernelArray,
+    final_obs: KernelArray,
+    scratch: KernelArray,
+) -> None:
+    """Game ``i`` is over: its returns, done flags and ``seat``'s last observation; reset."""
+    returns(p, states[i], scratch)
+    for k in range(scratch.shape[0]):
+        rewards[i, k] = scratch[k]
+    if truncated(p, states[i]):
+        truncated_out[i] = True
+    else:
+        terminated[i] = True
+    observe(p, oi, of, states[i], seat, final_obs[i])
+    _reset_one(i, states, initial, rng)
+
+
+@numba.njit(cache=True)
+def _illegal(
+    p: KernelArray,
+    oi: KernelArray,
+    of: KernelArray,
+    i: int,
+    seat: int,
+    states: KernelArray,
+    initial: KernelArray,
+    rng: KernelArray,
+    rewards: KernelArray,
+    terminated: KernelArray,
+    final_obs: KernelArray,
+) -> None:
+    """An illegal action ends game ``i``: -1 for ``seat``, 0 for the others."""
+    for k in range(rewards.shape[1]):
+        rewards[i, k] = 0.0
+    rewards[i, seat] = -1.0
+    terminated[i] = True
+    observe(p, oi, of, states[i], seat, final_obs[i])
+    _reset_one(i, states, initial, rng)
+
+
+@numba.njit(cache=True)
+def _step_one(
+    p: KernelArray,
+    oi: KernelArray,
+    of: KernelArray,
+    i: int,
+    actions: KernelArray,
+    learner: int,
+    states: KernelArray,
+    initial: KernelArray,
+    rng: KernelArray,
+    obs: KernelArray,
+    final_obs: KernelArray,
+    legal_ids: KernelArray,
+    counts: KernelArray,
+    mask: KernelArray,
+    players: KernelArray,
+    rewards: KernelArray,
+    terminated: KernelArray,
+    truncated_out: KernelArray,
+    dense: bool,
+) -> None:
+    """Play ``actions[i]`` in game ``i``; with ``learner`` ≥ 0, random bots then play every
+    other seat until ``learner`` is on turn again (across an automatic reset)."""
+    if dense:  # clear the mask row from the ids it was made of, before they are overwritten
+        for k in range(counts[i]):
+            mask[i, legal_ids[i, k]] = False
+    for k in range(rewards.shape[1]):
+        rewards[i, k] = 0.0
+    terminated[i] = False
+    truncated_out[i] = False
+    seat = players[i]
+    if not _is_legal(legal_ids[i], counts[i], actions[i]):
+        _illegal(p, oi, of, i, seat, states, initial, rng, rewards, terminated, final_obs)
+    else:
+        apply(p, states[i], actions[i])
+        if learner >= 0:
+            _bots(p, i, learner, states, rng, legal_ids)
+        if is_over(p, states[i]):
+            scratch = np.zeros(rewards.shape[1], dtype=np.float64)
+            observer = seat if learner < 0 else learner
+            _finish(
+                p, oi, of, i, observer, states, initial, rng,
+                rewards, terminated, truncated_out, final_obs, scratch,
+            )  # fmt: skip
+    if learner >= 0:
+        _open(p, i, learner, states, initial, rng, legal_ids)
+    _refresh(p, oi, of, i, states, obs, legal_ids, counts, mask, players, dense)
+
+
+@numba.njit(cache=True)
+def _bots(
+    p: KernelArray,
+    i: int,
+    learner: int,
+    states: KernelArray,
+    rng: KernelArray,
+    legal_ids: KernelArray,
+) -> None:
+    """Uniformly random decisions for every seat but ``learner`` while the game goes on."""
+    while True:
+        n = legal(p, states[i], legal_ids[i])
+        if n == 0 or player(p, states[i]) == learner:
+            return
+        rng[i] = _next(rng[i])
+        apply(p, states[i], legal_ids[i, _below(rng[i], n)])
+
+
+@numba.njit(cache=True)
+def _open(
+    p: KernelArray,
+    i: int,
+    learner: int,
+    states: KernelArray,
+    initial: KernelArray,
+    rng: KernelArray,
+    legal_ids: KernelArray,
+) -> None:
+    """The bots play up to the learner's turn; a game that ends before it starts again."""
+    while True:
+        _bots(p, i, learner, states, rng, legal_ids)
+        if not is_over(p, states[i]):
+            return
+        _reset_one(i, states, initial, rng)
+
+
+@numba.njit(cache=True, parallel=True)
+def step_parallel(
+    p: KernelArray,
+    oi: KernelArray,
+    of: KernelArray,
+    actions: KernelArray,
+    learner: int,
+    states: KernelArray,
+    initial: KernelArray,
+    rng: KernelArray,
+    obs: KernelArray,
+    final_obs: KernelArray,
+    legal_ids: KernelArray,
+    counts: KernelArray,
+    mask: KernelArray,
+    players: KernelArray,
+    rewards: KernelArray,
+    terminated: KernelArray,
+    truncated_out: KernelArray,
+    dense: bool,
+) -> None:
+    """:func:`_step_one` for every game of the batch, on all cores."""
+    for i in numba.prange(states.shape[0]):
+        _step_one(
+            p, oi, of, i, actions, learner, states, initial, rng, obs, final_obs,
+            legal_ids, counts, mask, players, rewards, terminated, truncated_out, dense,
+        )  # fmt: skip
+
+
+@numba.njit(cache=True)
+def step_serial(
+    p: KernelArray,
+    oi: KernelArray,
+    of: KernelArray,
+    actions: KernelArray,
+    learner: int,
+    states: KernelArray,
+    initial: KernelArray,
+    rng: KernelArray,
+    obs: KernelArray,
+    final_obs: KernelArray,
+    legal_ids: KernelArray,
+    counts: KernelArray,
+    mask: KernelArray,
+    players: KernelArray,
+    rewards: KernelArray,
+    terminated: KernelArray,
+    truncated_out: KernelArray,
+    dense: bool,
+) -> None:
+    """:func:`_step_one` for every game of the batch, on one core (small batches)."""
+    for i in range(states.shape[0]):
+        _step_one(
+            p, oi, of, i, actions, learner, states, initial, rng, obs, final_obs,
+            legal_ids, counts, mask, players, rewards, terminated, truncated_out, dense,
+        )  # fmt: skip
+
+
+@numba.njit(cache=True)
+def reset(
+    p: KernelArray,
+    oi: KernelArray,
+    of: KernelArray,
+    learner: int,
+    states: KernelArray,
+    initial: KernelArray,
+    rng: KernelArray,
+    obs: KernelArray,
+    legal_ids: KernelArray,
+    counts: KernelArray,
+    mask: KernelArray,
+    players: KernelArray,
+    dense: bool,
+) -> None:
+    """Every game starts afresh (the bots opening up to ``learner``'s turn if ≥ 0)."""
+    for i in range(states.shape[0]):
+        _reset_one(i, states, initial, rng)
+        if dense:
+            mask[i, :] = False
+        if learner >= 0:
+            _open(p, i, learner, states, initial, rng, legal_ids)
+        _refresh(p, oi, of, i, states, obs, legal_ids, counts, mask, players, dense)
+
+
+@numba.njit(cache=True)
+def random_actions(
+    legal_ids: KernelArray, counts: KernelArray, rng: KernelArray, out: KernelArray
+) -> None:
+    """A uniformly random legal id per game into ``out`` (a policy for tests and benchmarks)."""
+    for i in range(counts.shape[0]):
+        rng[i] = _next(rng[i])
+        out[i] = legal_ids[i, _below(rng[i], counts[i])] if counts[i] else 0
