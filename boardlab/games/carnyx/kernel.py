@@ -58,7 +58,7 @@ from boardlab.games.carnyx.kernel_rules import (
     player,
     returns,
 )
-from boardlab.games.carnyx.position import MARKERS, Fields, format_fields
+from boardlab.games.carnyx.position import MARKERS, Fields
 from boardlab.games.carnyx.state import CarnyxState
 
 TERMINATIONS = (
@@ -137,13 +137,14 @@ def encoder(game: Carnyx, p: KernelArray) -> Callable[[State], KernelArray]:
     def encode(state: State) -> KernelArray:
         if not isinstance(state, CarnyxState):
             raise TypeError(f"not a Carnyx state: {state!r}")
-        s = np.zeros(size, dtype=np.int64)
+        # Filled as a list and converted once: writing NumPy elements one by one is slow.
+        s = [0] * size
         for square, stack in enumerate(state.board):
             s[HEIGHT + square] = len(stack)
             s[MASK + square] = sum(1 << i for i, c in enumerate(stack) if c == COLOURS[1])
             if stack:
                 s[CONTROL + COLOURS.index(stack[-1])] |= 1 << square
-        s[MEMORY : MEMORY + SQUARES] = -1
+        s[MEMORY : MEMORY + SQUARES] = [-1] * SQUARES
         for to, origin in state.memory.items():
             s[MEMORY + to] = origin
             s[REMEMBERED] |= 1 << to
@@ -172,9 +173,9 @@ def encoder(game: Carnyx, p: KernelArray) -> Callable[[State], KernelArray]:
             lengths[side] += count
             if lengths[side] > capacity:
                 raise ValueError("Carnyx kernel: the repetition history exceeds its capacity")
-            s[start : start + count] = key
+            s[start : start + count] = [key] * count
         s[HISTORY_LENGTH : HISTORY_LENGTH + 2] = lengths
-        return s
+        return np.array(s, dtype=np.int64)
 
     return encode
 
@@ -192,21 +193,16 @@ def decoder(game: Carnyx) -> Callable[[KernelArray], State]:
     """The function giving the reference state of a kernel state (its outcome included)."""
 
     def decode(s: KernelArray) -> State:
+        v = s.tolist()
         board = [
-            "".join(COLOURS[int(s[MASK + q]) >> i & 1] for i in range(int(s[HEIGHT + q])))
+            "".join(COLOURS[v[MASK + q] >> i & 1] for i in range(v[HEIGHT + q]))
             for q in range(SQUARES)
         ]
-        memory = {q: int(s[MEMORY + q]) for q in range(SQUARES) if s[MEMORY + q] >= 0}
-        fields = Fields(
-            board,
-            int(s[SIDE]),
-            [int(v) for v in s[POOLS : POOLS + 6]],
-            int(s[HUNKERED]),
-            memory,
-            MARKERS[int(s[MARKER])],
-            int(s[PLY]),
-        )
-        state = game.state_from_text(format_fields(fields))
+        memory = {q: v[MEMORY + q] for q in range(SQUARES) if v[MEMORY + q] >= 0}
+        pools = v[POOLS : POOLS + 6]
+        fields = Fields(board, v[SIDE], pools, v[HUNKERED], memory, MARKERS[v[MARKER]], v[PLY])
+        # The constructor takes the fields as they are and applies the end checks itself.
+        state = CarnyxState(game, fields)
         termination = TERMINATIONS[int(s[TERMINATION])]
         if s[STATUS] and termination is not None:
             winner = int(s[WINNER])
