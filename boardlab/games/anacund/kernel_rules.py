@@ -4,8 +4,9 @@ State ``s`` (offsets below): the 36 square codes of ``rules.py`` (free, A piece,
 blocked beside by A, blocked beside by B), the layout (36 values and the bonus square: a
 position text carries its own layout, so the state does too), the side to move, the sub-step,
 both players' group sizes in descending order, the ply (completed turns), the outcome (status,
-winner or -1 for a draw, both scores) and the incremental Zobrist key of the position text.
-87 numbers, 696 bytes.
+winner or -1 for a draw, both scores), the incremental Zobrist key of the position text, and
+bitmasks of the free squares and of the squares of each value (so that ``legal`` visits only
+its targets). 94 numbers, 752 bytes.
 
 No repetition history: every placement fills a square, so no position recurs, and the game
 always ends after 36 placements (spec §7, §9); Anacund has no ``repetition_draw`` or
