@@ -16,12 +16,12 @@ pytest.importorskip("numba")
 import numpy as np
 
 import boardlab
-from boardlab.core.engine import Kernel, KernelArray
+from boardlab.core.engine import Kernel
 from boardlab.core.engine_check import compare, lockstep
 from boardlab.core.outcome import Result
 from boardlab.core.perft import perft
-from boardlab.games.anacund import AnacundState
 from boardlab.games.anacund.kernel import make_kernel
+from tests.games.kernel_helpers import kernel_perft, play_both
 
 L0 = "112312312312312324645645645645645653"
 SKEWED = "111111111112222223333334444445555556:3"
@@ -58,22 +58,6 @@ def test_lockstep_random_games(options: dict[str, object]) -> None:
     assert lockstep(kernel.game, kernel, games=8, seed=20) == 8 * 36
 
 
-def kernel_perft(kernel: Kernel, s: KernelArray, depth: int) -> int:
-    """Perft over the kernel's functions (a copy per child, as the reference clones)."""
-    if depth == 0:
-        return 1
-    buffer = np.empty(kernel.max_legal, dtype=np.int64)
-    count = kernel.legal(kernel.params, s, buffer)
-    if depth == 1:
-        return int(count)
-    total = 0
-    for action in buffer[:count]:
-        child = s.copy()
-        kernel.apply(kernel.params, child, action)
-        total += kernel_perft(kernel, child, depth - 1)
-    return total
-
-
 @pytest.mark.parametrize(("options", "counts"), [({"layout": "l0"}, [1, 6, 66, 696])])
 def test_perft_from_l0(options: dict[str, object], counts: list[int]) -> None:
     """The counts of test_anacund_protocol (depths 0-3)."""
@@ -96,20 +80,6 @@ def test_perft_equals_the_reference(text: str) -> None:
         kernel = kernel_of(layout="l0", track=track)
         state = kernel.game.state_from_text(text)
         assert kernel_perft(kernel, kernel.encode(state), 3) == perft(state, 3)
-
-
-def play_both(kernel: Kernel, text: str, moves: str = "") -> tuple[AnacundState, KernelArray]:
-    """Play ``moves`` from ``text`` in both engines, comparing them after every placement."""
-    state = kernel.game.state_from_text(text)
-    assert isinstance(state, AnacundState)
-    s = kernel.encode(state)
-    compare(kernel, state, s, f"{text} start")
-    for move in moves.split():
-        action = state.parse_action(move)
-        state.apply_action(action)
-        kernel.apply(kernel.params, s, action)
-        compare(kernel, state, s, f"{text} after {move}")
-    return state, s
 
 
 @pytest.mark.parametrize(

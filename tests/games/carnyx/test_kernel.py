@@ -14,13 +14,13 @@ pytest.importorskip("numba")
 import numpy as np
 
 import boardlab
-from boardlab.core.engine import Kernel, KernelArray
+from boardlab.core.engine import Kernel
 from boardlab.core.engine_check import compare, lockstep
 from boardlab.core.outcome import Termination
 from boardlab.core.perft import perft
-from boardlab.games.carnyx import CarnyxState
 from boardlab.games.carnyx.kernel import TERMINATIONS, make_kernel
 from boardlab.games.carnyx.kernel_rules import STATUS, TERMINATION, WINNER, _check_end
+from tests.games.kernel_helpers import kernel_perft, play_both
 
 OPTIONS: list[dict[str, object]] = [
     {},
@@ -59,22 +59,6 @@ def test_lockstep_random_games(options: dict[str, object]) -> None:
     assert decisions >= games * min(3, int(str(options.get("max_plies", 300))) or 300)
 
 
-def kernel_perft(kernel: Kernel, s: KernelArray, depth: int) -> int:
-    """Perft over the kernel's functions (a copy per child, as the reference clones)."""
-    if depth == 0:
-        return 1
-    buffer = np.empty(kernel.max_legal, dtype=np.int64)
-    count = kernel.legal(kernel.params, s, buffer)
-    if depth == 1:
-        return int(count)
-    total = 0
-    for action in buffer[:count]:
-        child = s.copy()
-        kernel.apply(kernel.params, child, action)
-        total += kernel_perft(kernel, child, depth - 1)
-    return total
-
-
 AFTER_SETUP = "2(LL)L1/5/5/5/1D(DD)2 D 0,10,0/0,10,0 - - - 6"
 MIDGAME = "L3L/2(LDD)2/5/5/D4 D 0,10,0/0,10,0 - - - 20"
 
@@ -96,20 +80,6 @@ def test_perft_equals_the_reference(text: str | None, depth: int, count: int | N
     state = game.new_initial_state() if text is None else game.state_from_text(text)
     expected = perft(state, depth) if count is None else count
     assert kernel_perft(kernel, kernel.encode(state), depth) == expected
-
-
-def play_both(kernel: Kernel, text: str, moves: str = "") -> tuple[CarnyxState, KernelArray]:
-    """Play ``moves`` from ``text`` in both engines, comparing them after every decision."""
-    state = kernel.game.state_from_text(text)
-    assert isinstance(state, CarnyxState)
-    s = kernel.encode(state)
-    compare(kernel, state, s, f"{text} start")
-    for move in moves.split():
-        action = state.parse_action(move)
-        state.apply_action(action)
-        kernel.apply(kernel.params, s, action)
-        compare(kernel, state, s, f"{text} after {move}")
-    return state, s
 
 
 def test_single_exit_re_enters_on_a_named_home_square() -> None:
@@ -146,7 +116,7 @@ def test_conversion_stops_when_the_supply_is_empty() -> None:
     state, _ = play_both(
         kernel_of(), "L3L/2(LDD)2/5/5/D4 D 0,0,0/0,10,0 - - - 20", "c4-off a5-a4 R@b1 a4-a3"
     )
-    assert state.pools[:3] == [0, 0, 1]
+    assert state.position_text().split()[2] == "0,0,1/0,10,0"
 
 
 def test_hunker_protects_and_frees_from_forced_capture() -> None:
