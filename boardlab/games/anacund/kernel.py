@@ -75,8 +75,14 @@ def make_params(game: Anacund) -> KernelArray:
     return p
 
 
-def encode_state(p: KernelArray, state: State) -> KernelArray:
-    """The kernel state of a reference state, its Zobrist key computed from scratch."""
+def encoder(p: KernelArray) -> Callable[[State], KernelArray]:
+    """The function building a kernel state from a reference state, its key from scratch."""
+    z = p.tolist()  # Python ints: indexing them is much faster than indexing NumPy
+    return lambda state: _encode(z, state)
+
+
+def _encode(z: list[int], state: State) -> KernelArray:
+    """The kernel state of ``state`` (``z``: the parameters as Python ints)."""
     if not isinstance(state, AnacundState):
         raise TypeError(f"not an Anacund state: {state!r}")
     # Filled as a list and converted once: writing NumPy elements one by one is slow.
@@ -88,11 +94,11 @@ def encode_state(p: KernelArray, state: State) -> KernelArray:
     s[GROUPS : GROUPS + 6] = [*state.groups[0], *state.groups[1]]
     key = 0
     for i in range(SQUARES):
-        key ^= int(p[Z_SQUARE + CODES * i + s[BOARD + i]]) ^ int(p[Z_VALUE + 7 * i + s[VALUES + i]])
-    key ^= int(p[Z_BONUS + s[BONUS]]) ^ int(p[Z_SUB + state.sub])
-    key ^= int(p[Z_SIDE]) if state.side else 0
+        key ^= z[Z_SQUARE + CODES * i + s[BOARD + i]] ^ z[Z_VALUE + 7 * i + s[VALUES + i]]
+    key ^= z[Z_BONUS + s[BONUS]] ^ z[Z_SUB + state.sub]
+    key ^= z[Z_SIDE] if state.side else 0
     for slot in range(6):
-        key ^= int(p[Z_GROUP + 7 * slot + s[GROUPS + slot]])
+        key ^= z[Z_GROUP + 7 * slot + s[GROUPS + slot]]
     s[KEY] = key
     s[FREE_SQUARES] = sum(1 << i for i, code in enumerate(state.squares) if code == FREE)
     for value in range(1, 7):
@@ -135,6 +141,6 @@ def make_kernel(game: Game) -> Kernel:
         returns=returns,
         player=player,
         key=key,
-        encode=lambda state: encode_state(params, state),
+        encode=encoder(params),
         decode=decoder(game),
     )

@@ -91,7 +91,7 @@ def make_params(game: Carnyx) -> KernelArray:
 
 
 def _zobrist(
-    p: KernelArray,
+    z: list[int],
     board: list[str],
     side: int,
     pools: tuple[int, ...],
@@ -99,21 +99,21 @@ def _zobrist(
     memory: tuple[tuple[int, int], ...],
     marker: str,
 ) -> int:
-    """The key of position-text fields 1-6, computed from scratch."""
-    if max(len(stack) for stack in board) > LEVELS or max(pools) >= LEVELS:
+    """The key of position-text fields 1-6, computed from scratch (``z``: the parameters)."""
+    if max(map(len, board)) > LEVELS or max(pools) >= LEVELS:
         raise ValueError("Carnyx kernel: a stack or pool is beyond the kernel's tables")
     key = 0
     for square, stack in enumerate(board):
         for level, colour in enumerate(stack):
-            key ^= int(p[Z_PIECE + 2 * (LEVELS * square + level) + COLOURS.index(colour)])
-    key ^= int(p[Z_SIDE]) if side else 0
+            key ^= z[Z_PIECE + 2 * (LEVELS * square + level) + COLOURS.index(colour)]
+    key ^= z[Z_SIDE] if side else 0
     for pool, value in enumerate(pools):
-        key ^= int(p[Z_POOL + LEVELS * pool + value])
+        key ^= z[Z_POOL + LEVELS * pool + value]
     for seat in (0, 1):
-        key ^= int(p[Z_HUNKER + seat]) if hunker >> seat & 1 else 0
+        key ^= z[Z_HUNKER + seat] if hunker >> seat & 1 else 0
     for to, origin in memory:
-        key ^= int(p[Z_MEMORY + SQUARES * to + origin])
-    return key ^ int(p[Z_MARKER + MARKERS.index(marker)])
+        key ^= z[Z_MEMORY + SQUARES * to + origin]
+    return key ^ z[Z_MARKER + MARKERS.index(marker)]
 
 
 def _irreversible(board: list[str], pools: tuple[int, ...]) -> tuple[int, int]:
@@ -125,13 +125,14 @@ def encoder(game: Carnyx, p: KernelArray) -> Callable[[State], KernelArray]:
     """The function building a kernel state from a reference state of ``game``."""
     capacity = int(p[P_HISTORY])
     size = HISTORY + 2 * capacity
+    z = p.tolist()  # Python ints: indexing them is much faster than indexing NumPy
 
     @lru_cache(maxsize=4096)
     def seen_entry(seen: Hashable) -> tuple[int, tuple[int, int], int]:
         """The side, irreversible totals and key of a repetition key; encoding every ply of a
         game (as the lock-step check does) meets the same keys again and again."""
         board, side, pools, hunker, memory, marker = _unpack(seen)
-        key = _zobrist(p, board, side, pools, hunker, memory, marker)
+        key = _zobrist(z, board, side, pools, hunker, memory, marker)
         return side, _irreversible(board, pools), key
 
     def encode(state: State) -> KernelArray:
@@ -155,7 +156,7 @@ def encoder(game: Carnyx, p: KernelArray) -> Callable[[State], KernelArray]:
         s[PLY] = state.ply
         memory = tuple(sorted(state.memory.items()))
         s[KEY] = _zobrist(
-            p, state.board, state.side, tuple(state.pools), state.hunker, memory, state.marker
+            z, state.board, state.side, tuple(state.pools), state.hunker, memory, state.marker
         )
         outcome = state.outcome
         if outcome is not None:
