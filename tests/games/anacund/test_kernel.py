@@ -16,7 +16,7 @@ pytest.importorskip("numba")
 import numpy as np
 
 import boardlab
-from boardlab.core.engine import Kernel
+from boardlab.core.engine import ENGINE_VARIABLE, Kernel, kernel_for
 from boardlab.core.engine_check import compare, lockstep
 from boardlab.core.outcome import Result
 from boardlab.core.perft import perft
@@ -210,3 +210,13 @@ def test_final_scores_ties_and_the_bonus(
     state, s = play_both(kernel, TIE, "1@36")
     assert state.outcome is not None and state.outcome.results == results
     assert kernel.decode(s).outcome == state.outcome
+
+
+def test_the_engine_switch_finds_this_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``BOARDLAB_ENGINE=fast`` gives this module's kernel; ``python`` gives none."""
+    game = boardlab.make("anacund")
+    monkeypatch.setenv(ENGINE_VARIABLE, "fast")
+    kernel = kernel_for(game)
+    assert kernel is not None and kernel.game is game and kernel.legal is kernel_of().legal
+    monkeypatch.setenv(ENGINE_VARIABLE, "python")
+    assert kernel_for(game) is None

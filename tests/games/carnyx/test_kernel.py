@@ -14,7 +14,7 @@ pytest.importorskip("numba")
 import numpy as np
 
 import boardlab
-from boardlab.core.engine import Kernel
+from boardlab.core.engine import ENGINE_VARIABLE, Kernel, kernel_for
 from boardlab.core.engine_check import compare, lockstep
 from boardlab.core.outcome import Termination
 from boardlab.core.perft import perft
@@ -30,6 +30,7 @@ OPTIONS: list[dict[str, object]] = [
     {"conversion": "token"},
     {"single_exit": "reserve"},
     {"repetition_draw": 2},
+    {"repetition_draw": 1},
     {"repetition_draw": 0},
     {"max_plies": 0},
     {"max_plies": 40},
@@ -214,3 +215,13 @@ def test_history_overflow_fails_loudly() -> None:
         for _ in range(kernel.state_size):
             for action in actions:
                 kernel.apply(kernel.params, s, action)
+
+
+def test_the_engine_switch_finds_this_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``BOARDLAB_ENGINE=fast`` gives this module's kernel; ``python`` gives none."""
+    game = boardlab.make("carnyx")
+    monkeypatch.setenv(ENGINE_VARIABLE, "fast")
+    kernel = kernel_for(game)
+    assert kernel is not None and kernel.game is game and kernel.legal is kernel_of().legal
+    monkeypatch.setenv(ENGINE_VARIABLE, "python")
+    assert kernel_for(game) is None
