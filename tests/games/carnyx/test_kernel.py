@@ -54,10 +54,11 @@ def kernel_of(**options: object) -> Kernel:
     ids=lambda options: ",".join(f"{k}={v}" for k, v in options.items()) or "defaults",
 )
 def test_lockstep_random_games(options: dict[str, object]) -> None:
+    """Seeded random games agree at every decision (``lockstep`` raises at the first
+    difference: legal ids, position text, end, returns, seat or key)."""
     kernel = kernel_of(**options)
     games = 24 if not options else 6
-    decisions = lockstep(kernel.game, kernel, games=games, seed=20)
-    assert decisions >= games * min(3, int(str(options.get("max_plies", 300))) or 300)
+    assert lockstep(kernel.game, kernel, games=games, seed=20) >= games
 
 
 AFTER_SETUP = "2(LL)L1/5/5/5/1D(DD)2 D 0,10,0/0,10,0 - - - 6"
