@@ -1,0 +1,350 @@
+"""Legal decisions of the Colosseum Offcuts kernel: setup placements (§4) and actions (§6).
+
+The same generation as :mod:`rules`, on arrays: each call lays the counters of ``s`` out on a
+scratch grid of the padded window (heights, bottom and top counters), then runs the flood
+fills of connectivity and of the exterior on it. Action ids are the reference's (see
+:mod:`rules`); ``max_legal = 64n + 4`` bounds them: each of the mover's at most four counters
+gives one flip and either four Attack moves or at most ``4 * (4n - 1)`` Mobile destinations
+(empty cells touching the other counters); a placement goes next to one of at most ``4n``
+counters (``4 * 4n`` cells); ``pass`` comes alone.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardlab.core.engine import KernelArray as Array
+from boardlab.games.colosseum_offcuts.kernel_layout import (
+    MAX_COUNTERS,
+    P_LIFT,
+    P_LIFTED,
+    P_P2A,
+    P_PLAYERS,
+    P_SLIDE,
+    P_W,
+    PC,
+    PW,
+    S_AX,
+    S_AY,
+    S_CELL,
+    S_LEVEL,
+    S_MODE,
+    S_SETUP,
+    S_SIDE,
+    S_STATUS,
+    compiled,
+)
+
+# Scratch grids (uint8, one block of PC cells each) and the int64 work array's parts.
+G_HEIGHT = 0
+G_BOTTOM = PC
+G_TOP = 2 * PC
+G_EXTERIOR = 3 * PC
+G_LIFTED_EXTERIOR = 4 * PC
+G_MARK = 5 * PC
+G_LABEL = 6 * PC
+GRID_SIZE = 7 * PC
+W_CELLS = PC
+"""The occupied cells (one per stack) follow the flood stack in the work array."""
+W_DESTS = PC + MAX_COUNTERS
+WORK_SIZE = W_DESTS + 4 * MAX_COUNTERS
+
+STEPS = (PW, 1, -PW, -1)
+"""Padded-index step of each direction of :data:`board.DIRECTIONS`: east, north, west, south."""
+
+
+@compiled
+def legal(p: Array, s: Array, out: Array) -> int:
+    """Write the legal action ids of ``s`` into ``out``; return their number (0 when over)."""
+    if s[S_STATUS]:
+        return 0
+    grid = np.zeros(GRID_SIZE, np.uint8)
+    work = np.empty(WORK_SIZE, np.int64)
+    count = _lay_out(p, s, grid, work)
+    if s[S_SETUP]:
+        return _placements(p, s, grid, work, count, out)
+    found = _play_actions(p, s, grid, work, count, out)
+    if found == 0:
+        cells = p[P_W] * p[P_W]
+        out[0] = 6 * cells + cells * cells
+        found = 1
+    return found
+
+
+@compiled
+def _lay_out(p: Array, s: Array, grid: Array, work: Array) -> int:
+    """Heights, bottom and top counters of every cell; the occupied cells into the work array."""
+    counters = 4 * p[P_PLAYERS]
+    count = 0
+    for k in range(counters):
+        c = s[S_CELL + k]
+        if c >= 0:
+            grid[G_HEIGHT + c] += 1
+            if s[S_LEVEL + k] == 0:
+                grid[G_BOTTOM + c] = k
+                work[W_CELLS + count] = c
+                count += 1
+    for k in range(counters):
+        c = s[S_CELL + k]
+        if c >= 0 and s[S_LEVEL + k] == grid[G_HEIGHT + c] - 1:
+            grid[G_TOP + c] = k
+    return count
+
+
+@compiled
+def _placements(p: Array, s: Array, grid: Array, work: Array, count: int, out: Array) -> int:
+    """Placement cells of the setup step for the side to move, fallback included (§4)."""
+    width = p[P_W]
+    if count == 0:
+        out[0] = -s[S_AX] * width - s[S_AY]  # the cell 0,0 (step S1)
+        return 1
+    side = s[S_SIDE]
+    step = s[S_SETUP]
+    candidates = 0
+    for i in range(count):
+        c = work[W_CELLS + i]
+        for step_to in STEPS:
+            u = c + step_to
+            if grid[G_HEIGHT + u] == 0 and grid[G_MARK + u] == 0:
+                grid[G_MARK + u] = 1
+                work[W_DESTS + candidates] = u
+                candidates += 1
+    found = 0
+    for j in range(candidates):
+        u = work[W_DESTS + j]
+        near = 0
+        own_piece = False
+        foreign_piece = False
+        foreign = False
+        for step_to in STEPS:
+            v = u + step_to
+            if grid[G_HEIGHT + v]:
+                k = grid[G_BOTTOM + v]
+                near += 1
+                mine = k >> 2 == side
+                if not k & 2:
+                    if mine:
+                        own_piece = True
+                    else:
+                        foreign_piece = True
+                if not mine:
+                    foreign = True
+        if step == 2:
+            ok = near == 1
+        elif step <= 4:
+            ok = own_piece and not foreign_piece
+        else:
+            ok = not foreign
+        if ok:
+            out[found] = p[P_P2A + u]
+            found += 1
+    if found == 0:
+        # The fallback: next to one of the placer's own counters, else anywhere next to one.
+        for j in range(candidates):
+            u = work[W_DESTS + j]
+            for step_to in STEPS:
+                v = u + step_to
+                if grid[G_HEIGHT + v] and grid[G_BOTTOM + v] >> 2 == side:
+                    out[found] = p[P_P2A + u]
+                    found += 1
+                    break
+    if found == 0:
+        for j in range(candidates):
+            out[j] = p[P_P2A + work[W_DESTS + j]]
+        found = candidates
+    return found
+
+
+@compiled
+def _play_actions(p: Array, s: Array, grid: Array, work: Array, count: int, out: Array) -> int:
+    """Flips, Attack moves and Mobile moves of the side to move (§6)."""
+    side = s[S_SIDE]
+    cells = p[P_W] * p[P_W]
+    right = 0
+    up = 0
+    for i in range(count):
+        c = work[W_CELLS + i]
+        right = max(right, c // PW)
+        up = max(up, c % PW)
+    found = 0
+    for k in range(4 * side, 4 * side + 4):
+        o = s[S_CELL + k]
+        if o < 0:
+            continue
+        height = grid[G_HEIGHT + o]
+        if s[S_LEVEL + k] == height - 1:
+            if height == 1:
+                out[found] = cells + p[P_P2A + o]
+                found += 1
+            if s[S_MODE + k]:
+                found = _attack_moves(p, grid, work, count, o, out, found)
+        if s[S_LEVEL + k] == 0 and not s[S_MODE + k]:
+            found = _mobile_moves(p, grid, work, count, o, right, up, out, found)
+    return found
+
+
+@compiled
+def _label(grid: Array, work: Array, count: int, gone: int) -> int:
+    """Label the 4-connected groups of the occupied cells other than ``gone``; their number."""
+    parts = 0
+    for i in range(count):
+        start = work[W_CELLS + i]
+        if start == gone or grid[G_LABEL + start]:
+            continue
+        parts += 1
+        grid[G_LABEL + start] = parts
+        work[0] = start
+        todo = 1
+        while todo:
+            todo -= 1
+            c = work[todo]
+            for step_to in STEPS:
+                u = c + step_to
+                if grid[G_HEIGHT + u] and u != gone and grid[G_LABEL + u] == 0:
+                    grid[G_LABEL + u] = parts
+                    work[todo] = u
+                    todo += 1
+    return parts
+
+
+@compiled
+def _unlabel(grid: Array, work: Array, count: int) -> None:
+    for i in range(count):
+        grid[G_LABEL + work[W_CELLS + i]] = 0
+
+
+@compiled
+def _touches_every_part(grid: Array, u: int, parts: int) -> bool:
+    """True when the empty cell ``u`` touches every labelled group (``connectivity=final``)."""
+    seen = 0
+    for step_to in STEPS:
+        seen |= 1 << grid[G_LABEL + u + step_to]
+    return seen | 1 == (1 << (parts + 1)) - 1
+
+
+@compiled
+def _exterior(grid: Array, block: int, right: int, up: int, hole: int, work: Array) -> None:
+    """Mark in ``block`` the exterior of the occupied cells other than ``hole`` (§2).
+
+    The footprint's bounding box spans padded columns ``2..right`` and rows ``2..up``; the ring
+    around it is exterior, and the flood goes inward through empty cells, as the reference's.
+    """
+    for x in range(1, right + 2):
+        for y in range(1, up + 2):
+            inside = 1 < x <= right and 1 < y <= up
+            grid[block + x * PW + y] = 0 if inside else 1
+    todo = 0
+    for x in range(2, right + 1):
+        for y in range(2, up + 1):
+            if x == 2 or x == right or y == 2 or y == up:
+                c = x * PW + y
+                if (grid[G_HEIGHT + c] == 0 or c == hole) and grid[block + c] == 0:
+                    grid[block + c] = 1
+                    work[todo] = c
+                    todo += 1
+    while todo:
+        todo -= 1
+        c = work[todo]
+        for step_to in STEPS:
+            u = c + step_to
+            if grid[block + u] == 0 and (grid[G_HEIGHT + u] == 0 or u == hole):
+                grid[block + u] = 1
+                work[todo] = u
+                todo += 1
+
+
+@compiled
+def _attack_moves(
+    p: Array, grid: Array, work: Array, count: int, o: int, out: Array, found: int
+) -> int:
+    """Attack moves of the top counter on ``o`` (§6.2)."""
+    alone = grid[G_HEIGHT + o] == 1
+    parts = 1
+    if alone:
+        parts = _label(grid, work, count, o)
+        if parts > 1 and p[P_LIFT]:
+            _unlabel(grid, work, count)
+            return found
+    base = 2 * p[P_W] * p[P_W] + 4 * p[P_P2A + o]
+    for direction in range(4):
+        u = o + STEPS[direction]
+        ok = False
+        if grid[G_HEIGHT + u]:
+            ok = parts == 1
+        elif parts > 1:
+            ok = _touches_every_part(grid, u, parts)
+        else:
+            for step_to in STEPS:
+                v = u + step_to
+                if grid[G_HEIGHT + v] and not (alone and v == o):
+                    ok = True
+        if ok:
+            out[found] = base + direction
+            found += 1
+    if alone:
+        _unlabel(grid, work, count)
+    return found
+
+
+@compiled
+def _mobile_moves(
+    p: Array,
+    grid: Array,
+    work: Array,
+    count: int,
+    o: int,
+    right: int,
+    up: int,
+    out: Array,
+    found: int,
+) -> int:
+    """Mobile moves of the stack on ``o`` (§6.1)."""
+    parts = _label(grid, work, count, o)
+    if parts > 1 and p[P_LIFT]:
+        _unlabel(grid, work, count)
+        return found
+    lifted = p[P_LIFTED]
+    slide = p[P_SLIDE]
+    hole = o if lifted else -1
+    _exterior(grid, G_EXTERIOR, right, up, hole, work)
+    outside = G_EXTERIOR
+    if slide:
+        if not lifted:
+            _exterior(grid, G_LIFTED_EXTERIOR, right, up, o, work)
+            outside = G_LIFTED_EXTERIOR
+        if not grid[outside + o]:
+            _unlabel(grid, work, count)
+            return found
+    dests = 0
+    for i in range(count):
+        t = work[W_CELLS + i]
+        if t == o:
+            continue
+        exposed = 0
+        open_edge = False
+        for step_to in STEPS:
+            u = t + step_to
+            if grid[G_HEIGHT + u] == 0 or u == hole:
+                exposed += 1
+                if grid[G_EXTERIOR + u]:
+                    open_edge = True
+        if exposed >= 2 and open_edge:
+            for step_to in STEPS:
+                u = t + step_to
+                if grid[G_HEIGHT + u] == 0 and grid[G_MARK + u] == 0:
+                    grid[G_MARK + u] = 1
+                    work[W_DESTS + dests] = u
+                    dests += 1
+    cells = p[P_W] * p[P_W]
+    base = 6 * cells + cells * p[P_P2A + o]
+    for j in range(dests):
+        d = work[W_DESTS + j]
+        grid[G_MARK + d] = 0
+        if slide and not grid[outside + d]:
+            continue
+        if parts > 1 and not _touches_every_part(grid, d, parts):
+            continue
+        out[found] = base + p[P_P2A + d]
+        found += 1
+    _unlabel(grid, work, count)
+    return found
