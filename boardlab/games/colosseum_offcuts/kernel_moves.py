@@ -40,14 +40,15 @@ G_HEIGHT = 0
 G_BOTTOM = PC
 G_TOP = 2 * PC
 G_EXTERIOR = 3 * PC
-G_LIFTED_EXTERIOR = 4 * PC
-G_MARK = 5 * PC
-G_LABEL = 6 * PC
-GRID_SIZE = 7 * PC
+G_MARK = 4 * PC
+G_LABEL = 5 * PC
+GRID_SIZE = 6 * PC
 W_CELLS = PC
 """The occupied cells (one per stack) follow the flood stack in the work array."""
-W_DESTS = PC + MAX_COUNTERS
-WORK_SIZE = W_DESTS + 4 * MAX_COUNTERS
+W_DESTS = W_CELLS + MAX_COUNTERS
+W_OPENED = W_DESTS + 4 * MAX_COUNTERS
+"""Cells that lifting a Mobile counter adds to the exterior (undone after each origin)."""
+WORK_SIZE = W_OPENED + PC
 
 STEPS = (PW, 1, -PW, -1)
 """Padded-index step of each direction of :data:`board.DIRECTIONS`: east, north, west, south."""
@@ -167,6 +168,7 @@ def _play_actions(p: Array, s: Array, grid: Array, work: Array, count: int, out:
         right = max(right, c // PW)
         up = max(up, c % PW)
     found = 0
+    outside = False
     for k in range(4 * side, 4 * side + 4):
         o = s[S_CELL + k]
         if o < 0:
@@ -179,7 +181,11 @@ def _play_actions(p: Array, s: Array, grid: Array, work: Array, count: int, out:
             if s[S_MODE + k]:
                 found = _attack_moves(p, grid, work, count, o, out, found)
         if s[S_LEVEL + k] == 0 and not s[S_MODE + k]:
-            found = _mobile_moves(p, grid, work, count, o, right, up, out, found)
+            if not outside:
+                # The exterior of the whole footprint, once; each origin then opens its cell.
+                _exterior(grid, right, up, work)
+                outside = True
+            found = _mobile_moves(p, grid, work, count, o, out, found)
     return found
 
 
@@ -223,8 +229,8 @@ def _touches_every_part(grid: Array, u: int, parts: int) -> bool:
 
 
 @compiled
-def _exterior(grid: Array, block: int, right: int, up: int, hole: int, work: Array) -> None:
-    """Mark in ``block`` the exterior of the occupied cells other than ``hole`` (§2).
+def _exterior(grid: Array, right: int, up: int, work: Array) -> None:
+    """Mark the exterior of the occupied cells (§2) in the exterior grid.
 
     The footprint's bounding box spans padded columns ``2..right`` and rows ``2..up``; the ring
     around it is exterior, and the flood goes inward through empty cells, as the reference's.
@@ -232,14 +238,14 @@ def _exterior(grid: Array, block: int, right: int, up: int, hole: int, work: Arr
     for x in range(1, right + 2):
         for y in range(1, up + 2):
             inside = 1 < x <= right and 1 < y <= up
-            grid[block + x * PW + y] = 0 if inside else 1
+            grid[G_EXTERIOR + x * PW + y] = 0 if inside else 1
     todo = 0
     for x in range(2, right + 1):
         for y in range(2, up + 1):
             if x == 2 or x == right or y == 2 or y == up:
                 c = x * PW + y
-                if (grid[G_HEIGHT + c] == 0 or c == hole) and grid[block + c] == 0:
-                    grid[block + c] = 1
+                if grid[G_HEIGHT + c] == 0 and grid[G_EXTERIOR + c] == 0:
+                    grid[G_EXTERIOR + c] = 1
                     work[todo] = c
                     todo += 1
     while todo:
@@ -247,10 +253,46 @@ def _exterior(grid: Array, block: int, right: int, up: int, hole: int, work: Arr
         c = work[todo]
         for step_to in STEPS:
             u = c + step_to
-            if grid[block + u] == 0 and (grid[G_HEIGHT + u] == 0 or u == hole):
-                grid[block + u] = 1
+            if grid[G_EXTERIOR + u] == 0 and grid[G_HEIGHT + u] == 0:
+                grid[G_EXTERIOR + u] = 1
                 work[todo] = u
                 todo += 1
+
+
+@compiled
+def _open(grid: Array, o: int, work: Array) -> int:
+    """Turn the exterior of the footprint into that of the footprint without ``o``.
+
+    Lifting ``o`` changes the exterior only if ``o`` touches it: then ``o`` and every hole
+    next to it join the exterior (the reference floods again from scratch; the result is the
+    same). The added cells go to the work array; returns their number for :func:`_close`.
+    """
+    touches = False
+    for step_to in STEPS:
+        if grid[G_EXTERIOR + o + step_to]:
+            touches = True
+    if not touches:
+        return 0
+    grid[G_EXTERIOR + o] = 1
+    work[W_OPENED] = o
+    opened = 1
+    done = 0
+    while done < opened:
+        c = work[W_OPENED + done]
+        done += 1
+        for step_to in STEPS:
+            u = c + step_to
+            if grid[G_EXTERIOR + u] == 0 and grid[G_HEIGHT + u] == 0:
+                grid[G_EXTERIOR + u] = 1
+                work[W_OPENED + opened] = u
+                opened += 1
+    return opened
+
+
+@compiled
+def _close(grid: Array, work: Array, opened: int) -> None:
+    for i in range(opened):
+        grid[G_EXTERIOR + work[W_OPENED + i]] = 0
 
 
 @compiled
@@ -288,17 +330,9 @@ def _attack_moves(
 
 @compiled
 def _mobile_moves(
-    p: Array,
-    grid: Array,
-    work: Array,
-    count: int,
-    o: int,
-    right: int,
-    up: int,
-    out: Array,
-    found: int,
+    p: Array, grid: Array, work: Array, count: int, o: int, out: Array, found: int
 ) -> int:
-    """Mobile moves of the stack on ``o`` (§6.1)."""
+    """Mobile moves of the stack on ``o`` (§6.1); the exterior grid holds the footprint's."""
     parts = _label(grid, work, count, o)
     if parts > 1 and p[P_LIFT]:
         _unlabel(grid, work, count)
@@ -306,15 +340,9 @@ def _mobile_moves(
     lifted = p[P_LIFTED]
     slide = p[P_SLIDE]
     hole = o if lifted else -1
-    _exterior(grid, G_EXTERIOR, right, up, hole, work)
-    outside = G_EXTERIOR
-    if slide:
-        if not lifted:
-            _exterior(grid, G_LIFTED_EXTERIOR, right, up, o, work)
-            outside = G_LIFTED_EXTERIOR
-        if not grid[outside + o]:
-            _unlabel(grid, work, count)
-            return found
+    # Targets are measured on the exterior without o (lifted) or with it (before); the slide
+    # condition always uses the exterior without o.
+    opened = _open(grid, o, work) if lifted else 0
     dests = 0
     for i in range(count):
         t = work[W_CELLS + i]
@@ -335,16 +363,20 @@ def _mobile_moves(
                     grid[G_MARK + u] = 1
                     work[W_DESTS + dests] = u
                     dests += 1
+    if slide and not lifted:
+        opened = _open(grid, o, work)
     cells = p[P_W] * p[P_W]
     base = 6 * cells + cells * p[P_P2A + o]
+    start = not slide or grid[G_EXTERIOR + o]
     for j in range(dests):
         d = work[W_DESTS + j]
         grid[G_MARK + d] = 0
-        if slide and not grid[outside + d]:
+        if not start or (slide and not grid[G_EXTERIOR + d]):
             continue
         if parts > 1 and not _touches_every_part(grid, d, parts):
             continue
         out[found] = base + p[P_P2A + d]
         found += 1
+    _close(grid, work, opened)
     _unlabel(grid, work, count)
     return found
