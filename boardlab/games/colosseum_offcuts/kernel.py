@@ -31,6 +31,7 @@ them and the end rules: :mod:`kernel_play`.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import cast
 
 import numpy as np
@@ -96,6 +97,8 @@ NO_CAP_HISTORY = 1 << 14
 """Turn starts between captures the kernel can count when the no-capture cap is off."""
 _FIRST_KINDS = "fam"
 """Letter of the first action of an open turn by ``s[S_FIRST_KIND]``."""
+_KNOWN_KEYS = 1 << 16
+"""History keys ``encode`` remembers before it starts afresh."""
 _RESULTS = {1: Result.WIN, 0: Result.DRAW, -1: Result.LOSS}
 
 
@@ -131,9 +134,13 @@ def make_kernel(game: Game, history: int | None = None) -> Kernel:
         params[P_P2A + (rx + 1) * PW + ry + 1] = cell
     size = S_HISTORY + history
 
+    known: dict[Hashable, int] = {}
+
     def encode(state: State) -> KernelArray:
         assert isinstance(state, ColosseumState)
-        return _encode(params, size, state)
+        if len(known) > _KNOWN_KEYS:
+            known.clear()
+        return _encode(params, size, state, known)
 
     def decode(s: KernelArray) -> State:
         return _decode(game, s)
@@ -171,8 +178,14 @@ def _lay_counters(s: KernelArray, stacks: Stacks, players: int) -> None:
             s[S_MODE + k] = code & ATTACK
 
 
-def _encode(params: KernelArray, size: int, state: ColosseumState) -> KernelArray:
-    """The kernel state of any reference state, its repetition history included."""
+def _encode(
+    params: KernelArray, size: int, state: ColosseumState, known: dict[Hashable, int]
+) -> KernelArray:
+    """The kernel state of any reference state, its repetition history included.
+
+    ``known`` remembers the keys of history positions already converted (a lock-step check
+    encodes every position of a game, each with the history so far).
+    """
     players = state.game.players
     s = np.zeros(size, dtype=np.int64)
     _lay_counters(s, state.stacks, players)
@@ -199,18 +212,20 @@ def _encode(params: KernelArray, size: int, state: ColosseumState) -> KernelArra
     # Only positions with as many counters as now can recur: the ones since the last capture.
     counters = sum(len(stack) for stack in state.stacks.values())
     history = []
-    for entry, count in state._seen.items():
+    for entry, count in state._seen.items() if params[P_REPETITION] else ():
         stacks, side = cast(tuple[tuple[tuple[Cell, tuple[int, ...]], ...], int], entry)
         if sum(len(stack) for _, stack in stacks) == counters:
-            history += [_position_key(params, size, dict(stacks), side, players)] * count
-    if len(history) > params[P_HISTORY] and params[P_REPETITION]:
+            found = known.get(entry)
+            if found is None:
+                found = known[entry] = _position_key(params, size, dict(stacks), side, players)
+            history += [found] * count
+    if len(history) > params[P_HISTORY]:
         raise RuntimeError(
             f"colosseum kernel: {len(history)} turn starts since the last capture exceed its "
             f"repetition history of {params[P_HISTORY]}"
         )
-    if params[P_REPETITION]:
-        s[S_HISTORY : S_HISTORY + len(history)] = history
-        s[S_HISTORY_LEN] = len(history)
+    s[S_HISTORY : S_HISTORY + len(history)] = history
+    s[S_HISTORY_LEN] = len(history)
     s[S_KEY] = fresh_key(params, s)
     return s
 
