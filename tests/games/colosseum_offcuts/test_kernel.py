@@ -211,6 +211,24 @@ def test_encoding_a_played_state_continues_the_same_game(players: int) -> None:
             compare(kernel, state, s, "continued game")
 
 
+def test_a_state_after_a_resignation_encodes_and_plays_on() -> None:
+    """With 4 seats a resigning seat leaves (its Fortifications go); the kernel plays on equal."""
+    kernel = kernel_of(players=4)
+    rng = random.Random(11)
+    state = kernel.game.new_initial_state()
+    while state.ply < 30 or not state.turn_start:
+        state.apply_action(rng.choice(state.legal_actions()))
+    left = state.after_resignation(state.current_player)
+    assert left is not None
+    s = kernel.encode(left)
+    compare(kernel, left, s, "after the resignation")
+    while not left.is_terminal():
+        action = rng.choice(sorted(left.legal_actions()))
+        left.apply_action(action)
+        kernel.apply(kernel.params, s, action)
+        compare(kernel, left, s, "played on")
+
+
 def test_a_full_history_fails_loudly() -> None:
     """With the cap off, more turn starts than the history holds raise instead of miscounting."""
     kernel = make_kernel(make(GAME_ID, no_capture_rounds=0), history=3)
@@ -240,3 +258,19 @@ def test_decisions_far_from_the_origin_keep_their_ids() -> None:
         ids.append(sorted(int(a) for a in buffer[:count]))
     assert ids[0] == ids[1] == sorted(here.legal_actions())
     follow(kernel, far, far.legal_moves()[:1])
+
+
+@pytest.mark.parametrize(
+    ("text", "players"),
+    [
+        ("2 0,0=1f/1,0=2b/2,0=1b 1 - 0 0 20", 2),
+        ("3 0,0=1f/1,0=2f/2,0=3f/3,0=1f/4,0=3f 1 - 150 0 300", 3),
+        ("3 0,0=1B1B1F1F2B2B2F2F3B/1,0=3B 2 - 0 1 70", 3),
+    ],
+)
+def test_positions_that_parse_as_finished_games(text: str, players: int) -> None:
+    """encode keeps the outcome of a position text that is a finished game; decode gives it back."""
+    kernel = kernel_of(players=players)
+    state = kernel.game.state_from_text(text)
+    assert state.is_terminal()
+    compare(kernel, state, kernel.encode(state), text)
