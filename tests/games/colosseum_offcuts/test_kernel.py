@@ -114,6 +114,25 @@ def follow(kernel: Kernel, state: State, moves: list[str]) -> tuple[State, Kerne
     return state, s
 
 
+HOLE = (
+    "3 -2,0=2b/-1,-1=2b/-1,0=2f/-1,1=2f/0,-2=3b/0,-1=3b/0,1=3f/0,2=1f/1,-1=3f/1,0=1b/1,1=1b/"
+    "2,0=1f 1 - 0 0 40"
+)
+"""The cell 0,0 is a hole; 0,1 faces it and, above, only the counter on 0,2."""
+
+
+@pytest.mark.parametrize(("measured", "into_hole"), [("lifted", True), ("before", False)])
+def test_a_lifted_counter_opens_a_target_onto_the_hole(measured: str, into_hole: bool) -> None:
+    """§6.1, O8: with 0,2 lifted, 0,1 faces the exterior, so 0,0 (the hole) is a destination.
+
+    Measured before lifting, 0,1 is fully enclosed and no target touches the hole.
+    """
+    kernel = kernel_of(players=3, exposed_edges_measured=measured)
+    state = kernel.game.state_from_text(HOLE)
+    assert ("m0,2:0,0" in state.legal_moves()) is into_hole
+    follow(kernel, state, ["m0,2:0,0+f2,0" if into_hole else "f0,2+f2,0"])
+
+
 def test_round_of_forced_passes_with_eliminated_seats_on_top() -> None:
     """§9: P1 and P2 pass whole turns, P3 has nothing either: drawn; P4 and P5 (out) lose.
 
