@@ -22,6 +22,7 @@ AFTER_SETUP = "2 -1,-1=1f/-1,0=1b/-1,1=1f/0,0=1b/1,0=2b/2,-1=2f/2,0=2b/2,1=2f 1 
 
 
 def kernel_of(**options: object) -> Kernel:
+    """The kernel of the game with these options."""
     return make_kernel(make(GAME_ID, **options))
 
 
@@ -56,6 +57,7 @@ def test_lockstep_every_seat_count(players: int, games: int) -> None:
 )
 @pytest.mark.parametrize("players", [2, 3])
 def test_lockstep_every_option(options: dict[str, object], players: int) -> None:
+    """Each option value with the others at their defaults, and the combinations above."""
     kernel = kernel_of(players=players, **options)
     assert lockstep(kernel.game, kernel, 4 if players == 2 else 1, seed=7) > 0
 
@@ -68,6 +70,7 @@ def test_lockstep_every_option(options: dict[str, object], players: int) -> None
     ],
 )
 def test_lockstep_five_seats_with_options(options: dict[str, object]) -> None:
+    """The Mobile-move readings together, and the draw rules together, at five seats."""
     kernel = kernel_of(players=5, **options)
     assert lockstep(kernel.game, kernel, 1, seed=3) > 0
 
