@@ -39,16 +39,19 @@ from boardlab.games.colosseum_offcuts.kernel_layout import (
 G_HEIGHT = 0
 G_BOTTOM = PC
 G_TOP = 2 * PC
-G_EXTERIOR = 3 * PC
-G_MARK = 4 * PC
-G_LABEL = 5 * PC
-GRID_SIZE = 6 * PC
+G_MARK = 3 * PC
+G_LABEL = 4 * PC
+GRID_SIZE = 5 * PC
 W_CELLS = PC
 """The occupied cells (one per stack) follow the flood stack in the work array."""
 W_DESTS = W_CELLS + MAX_COUNTERS
-W_OPENED = W_DESTS + 4 * MAX_COUNTERS
-"""Cells that lifting a Mobile counter adds to the exterior (undone after each origin)."""
-WORK_SIZE = W_OPENED + PC
+W_OCCUPIED = W_DESTS + 4 * MAX_COUNTERS
+"""One bit mask per padded column: bit ``y`` set where the cell is occupied."""
+W_EXTERIOR = W_OCCUPIED + PW
+"""The same for the exterior (§2), ring included."""
+W_SAVED = W_EXTERIOR + PW
+"""The footprint's exterior while a lifted counter's is in use."""
+WORK_SIZE = W_SAVED + PW
 
 STEPS = (PW, 1, -PW, -1)
 """Padded-index step of each direction of :data:`board.DIRECTIONS`: east, north, west, south."""
@@ -77,6 +80,7 @@ def _lay_out(p: Array, s: Array, grid: Array, work: Array) -> int:
     """Heights, bottom and top counters of every cell; the occupied cells into the work array."""
     counters = 4 * p[P_PLAYERS]
     count = 0
+    work[W_OCCUPIED : W_OCCUPIED + PW] = 0
     for k in range(counters):
         c = s[S_CELL + k]
         if c >= 0:
@@ -84,6 +88,7 @@ def _lay_out(p: Array, s: Array, grid: Array, work: Array) -> int:
             if s[S_LEVEL + k] == 0:
                 grid[G_BOTTOM + c] = k
                 work[W_CELLS + count] = c
+                work[W_OCCUPIED + c // PW] |= 1 << (c % PW)
                 count += 1
     for k in range(counters):
         c = s[S_CELL + k]
@@ -183,9 +188,9 @@ def _play_actions(p: Array, s: Array, grid: Array, work: Array, count: int, out:
         if s[S_LEVEL + k] == 0 and not s[S_MODE + k]:
             if not outside:
                 # The exterior of the whole footprint, once; each origin then opens its cell.
-                _exterior(grid, right, up, work)
+                _exterior(work, right, up)
                 outside = True
-            found = _mobile_moves(p, grid, work, count, o, out, found)
+            found = _mobile_moves(p, grid, work, count, o, right, up, out, found)
     return found
 
 
@@ -229,70 +234,88 @@ def _touches_every_part(grid: Array, u: int, parts: int) -> bool:
 
 
 @compiled
-def _exterior(grid: Array, right: int, up: int, work: Array) -> None:
-    """Mark the exterior of the occupied cells (§2) in the exterior grid.
+def _exterior(work: Array, right: int, up: int) -> None:
+    """The exterior of the occupied cells (§2), as column bit masks in the work array.
 
     The footprint's bounding box spans padded columns ``2..right`` and rows ``2..up``; the ring
-    around it is exterior, and the flood goes inward through empty cells, as the reference's.
+    around it is exterior, and the exterior grows inward through empty cells, as the
+    reference's flood does.
     """
-    for x in range(1, right + 2):
-        for y in range(1, up + 2):
-            inside = 1 < x <= right and 1 < y <= up
-            grid[G_EXTERIOR + x * PW + y] = 0 if inside else 1
-    todo = 0
+    ring = (1 << 1) | (1 << (up + 1))
+    full = ((1 << (up + 2)) - 1) & ~1
+    work[W_EXTERIOR + 1] = full
+    work[W_EXTERIOR + right + 1] = full
     for x in range(2, right + 1):
-        for y in range(2, up + 1):
-            if x == 2 or x == right or y == 2 or y == up:
-                c = x * PW + y
-                if grid[G_HEIGHT + c] == 0 and grid[G_EXTERIOR + c] == 0:
-                    grid[G_EXTERIOR + c] = 1
-                    work[todo] = c
-                    todo += 1
-    while todo:
-        todo -= 1
-        c = work[todo]
-        for step_to in STEPS:
-            u = c + step_to
-            if grid[G_EXTERIOR + u] == 0 and grid[G_HEIGHT + u] == 0:
-                grid[G_EXTERIOR + u] = 1
-                work[todo] = u
-                todo += 1
+        work[W_EXTERIOR + x] = ring
+    _grow(work, right, up)
 
 
 @compiled
-def _open(grid: Array, o: int, work: Array) -> int:
-    """Turn the exterior of the footprint into that of the footprint without ``o``.
+def _grow(work: Array, right: int, up: int) -> None:
+    """Grow the exterior masks through empty cells to their fixed point."""
+    inner = ((1 << (up + 1)) - 1) & ~3
+    changed = True
+    while changed:
+        changed = False
+        for sweep in range(2 * right - 2):
+            # Columns left to right, then right to left, so one round carries both ways.
+            x = 2 + sweep if sweep < right - 1 else 2 * right - 1 - sweep
+            free = inner & ~work[W_OCCUPIED + x]
+            old = work[W_EXTERIOR + x]
+            side = work[W_EXTERIOR + x - 1] | work[W_EXTERIOR + x + 1]
+            new = old | ((old << 1) | (old >> 1) | side) & free
+            if new != old:
+                while True:
+                    more = new | ((new << 1) | (new >> 1)) & free
+                    if more == new:
+                        break
+                    new = more
+                work[W_EXTERIOR + x] = new
+                changed = True
 
-    Lifting ``o`` changes the exterior only if ``o`` touches it: then ``o`` and every hole
-    next to it join the exterior (the reference floods again from scratch; the result is the
-    same). The added cells go to the work array; returns their number for :func:`_close`.
+
+@compiled
+def _outside(work: Array, u: int) -> int:
+    """1 when cell ``u`` (in the bounding box or its ring) is exterior."""
+    return int((work[W_EXTERIOR + u // PW] >> (u % PW)) & 1)
+
+
+@compiled
+def _lift(grid: Array, work: Array, right: int, up: int, o: int) -> int:
+    """Turn the footprint's exterior into the exterior without the counter on ``o``.
+
+    Lifting ``o`` changes the exterior only if ``o`` touches it: then ``o`` joins it, and so
+    does every hole next to ``o`` (grown to the fixed point again, the rare case). Returns
+    what :func:`_restore` must undo: 0 nothing, 1 the bit of ``o``, 2 every column.
     """
     touches = False
+    hole_next = False
     for step_to in STEPS:
-        if grid[G_EXTERIOR + o + step_to]:
+        u = o + step_to
+        if _outside(work, u):
             touches = True
+        elif grid[G_HEIGHT + u] == 0:
+            hole_next = True
     if not touches:
         return 0
-    grid[G_EXTERIOR + o] = 1
-    work[W_OPENED] = o
-    opened = 1
-    done = 0
-    while done < opened:
-        c = work[W_OPENED + done]
-        done += 1
-        for step_to in STEPS:
-            u = c + step_to
-            if grid[G_EXTERIOR + u] == 0 and grid[G_HEIGHT + u] == 0:
-                grid[G_EXTERIOR + u] = 1
-                work[W_OPENED + opened] = u
-                opened += 1
-    return opened
+    if hole_next:
+        for x in range(1, right + 2):
+            work[W_SAVED + x] = work[W_EXTERIOR + x]
+    work[W_EXTERIOR + o // PW] |= 1 << (o % PW)
+    if not hole_next:
+        return 1
+    _grow(work, right, up)
+    return 2
 
 
 @compiled
-def _close(grid: Array, work: Array, opened: int) -> None:
-    for i in range(opened):
-        grid[G_EXTERIOR + work[W_OPENED + i]] = 0
+def _restore(work: Array, right: int, o: int, lifted: int) -> None:
+    """Undo :func:`_lift`."""
+    if lifted == 1:
+        work[W_EXTERIOR + o // PW] &= ~(1 << (o % PW))
+    elif lifted == 2:
+        for x in range(1, right + 2):
+            work[W_EXTERIOR + x] = work[W_SAVED + x]
 
 
 @compiled
@@ -330,9 +353,17 @@ def _attack_moves(
 
 @compiled
 def _mobile_moves(
-    p: Array, grid: Array, work: Array, count: int, o: int, out: Array, found: int
+    p: Array,
+    grid: Array,
+    work: Array,
+    count: int,
+    o: int,
+    right: int,
+    up: int,
+    out: Array,
+    found: int,
 ) -> int:
-    """Mobile moves of the stack on ``o`` (§6.1); the exterior grid holds the footprint's."""
+    """Mobile moves of the stack on ``o`` (§6.1); the work array holds the footprint's exterior."""
     parts = _label(grid, work, count, o)
     if parts > 1 and p[P_LIFT]:
         _unlabel(grid, work, count)
@@ -342,7 +373,7 @@ def _mobile_moves(
     hole = o if lifted else -1
     # Targets are measured on the exterior without o (lifted) or with it (before); the slide
     # condition always uses the exterior without o.
-    opened = _open(grid, o, work) if lifted else 0
+    undo = _lift(grid, work, right, up, o) if lifted else 0
     dests = 0
     for i in range(count):
         t = work[W_CELLS + i]
@@ -354,7 +385,7 @@ def _mobile_moves(
             u = t + step_to
             if grid[G_HEIGHT + u] == 0 or u == hole:
                 exposed += 1
-                if grid[G_EXTERIOR + u]:
+                if _outside(work, u):
                     open_edge = True
         if exposed >= 2 and open_edge:
             for step_to in STEPS:
@@ -364,19 +395,19 @@ def _mobile_moves(
                     work[W_DESTS + dests] = u
                     dests += 1
     if slide and not lifted:
-        opened = _open(grid, o, work)
+        undo = _lift(grid, work, right, up, o)
     cells = p[P_W] * p[P_W]
     base = 6 * cells + cells * p[P_P2A + o]
-    start = not slide or grid[G_EXTERIOR + o]
+    start = not slide or _outside(work, o)
     for j in range(dests):
         d = work[W_DESTS + j]
         grid[G_MARK + d] = 0
-        if not start or (slide and not grid[G_EXTERIOR + d]):
+        if not start or (slide and not _outside(work, d)):
             continue
         if parts > 1 and not _touches_every_part(grid, d, parts):
             continue
         out[found] = base + p[P_P2A + d]
         found += 1
-    _close(grid, work, opened)
+    _restore(work, right, o, undo)
     _unlabel(grid, work, count)
     return found
