@@ -1,12 +1,13 @@
 """Legal decisions of the Colosseum Offcuts kernel: setup placements (§4) and actions (§6).
 
 The same generation as :mod:`rules`, on arrays: each call lays the counters of ``s`` out on a
-scratch grid of the padded window (heights, bottom and top counters), then runs the flood
-fills of connectivity and of the exterior on it. Action ids are the reference's (see
-:mod:`rules`); ``max_legal = 64n + 4`` bounds them: each of the mover's at most four counters
-gives one flip and either four Attack moves or at most ``4 * (4n - 1)`` Mobile destinations
-(empty cells touching the other counters); a placement goes next to one of at most ``4n``
-counters (``4 * 4n`` cells); ``pass`` comes alone.
+scratch grid of the padded window (heights, bottom and top counters), labels connected groups
+by flood fill and grows the exterior as one bit mask per column (24 rows fit an int64).
+
+Action ids are the reference's (see :mod:`rules`); ``max_legal = 64n + 4`` bounds them: each
+of the mover's at most four counters gives one flip and either four Attack moves or at most
+``4 * (4n - 1)`` Mobile destinations (empty cells touching the other counters); a placement
+goes next to one of at most ``4n`` counters (``4 * 4n`` cells); ``pass`` comes alone.
 """
 
 from __future__ import annotations
