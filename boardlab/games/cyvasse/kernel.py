@@ -59,7 +59,7 @@ from boardlab.games.cyvasse.board import (
     reflect,
 )
 from boardlab.games.cyvasse.game import Cyvasse
-from boardlab.games.cyvasse.kernel_layout import (
+from boardlab.games.cyvasse.kernel_rules import (
     CELLS,
     MAX_ITEMS,
     MAX_RAY,
@@ -68,6 +68,7 @@ from boardlab.games.cyvasse.kernel_layout import (
     P_HISTORY_CAP,
     P_MAX_PLIES,
     P_MOVEMENT,
+    P_NEIGHBOUR_SETS,
     P_NEIGHBOURS,
     P_NO_CAPTURE_CAP,
     P_OPTIONAL_SECOND,
@@ -145,9 +146,11 @@ def history_capacity(game: Cyvasse) -> int:
 def make_params(game: Cyvasse) -> KernelArray:
     """The parameter array of a game: board tables, unit stats, options, Zobrist numbers."""
     p = np.full(PARAMS_SIZE, -1, dtype=np.int64)
+    p[P_NEIGHBOUR_SETS : P_NEIGHBOUR_SETS + NUM_HEXES * 2] = 0
     for h in range(NUM_HEXES):
         for k, n in enumerate(NEIGHBOURS[h]):
             p[P_NEIGHBOURS + h * 6 + k] = n
+            p[P_NEIGHBOUR_SETS + h * 2 + n // rules.WORD] |= 1 << n % rules.WORD
         for d, ray in enumerate(RAYS[h]):
             p[P_RAY_LEN + h * 6 + d] = len(ray)
             p[P_RAYS + (h * 6 + d) * MAX_RAY : P_RAYS + (h * 6 + d) * MAX_RAY + len(ray)] = ray

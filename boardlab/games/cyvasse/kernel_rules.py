@@ -1,70 +1,20 @@
-"""The compiled Cyvasse rules: Numba functions over the arrays of :mod:`kernel_layout`.
+"""The compiled Cyvasse rules: the layouts of the parameter and state arrays, and the Numba
+functions over them.
 
 Each function mirrors a part of :class:`~boardlab.games.cyvasse.state.CyvasseState` (named in
-its docstring); :mod:`kernel` documents the state as a whole. Board cells use the reference's
-codes (``units.py``): 0 empty, 1 Mountain, ``2 + 10*side + kind`` a unit.
+its docstring); :mod:`kernel` documents the state as a whole and fills the arrays. Board cells
+use the reference's codes (``units.py``): 0 empty, 1 Mountain, ``2 + 10*side + kind`` a unit.
+Every slot of both arrays is one ``int64``.
+
+The layouts live in this file on purpose: Numba freezes module constants into the compiled
+code, and its disk cache is invalidated only when the compiled function's own file changes.
 """
 
 from __future__ import annotations
 
 import numba
 import numpy as np
-
-from boardlab.games.cyvasse.kernel_layout import (
-    MAX_RAY,
-    MAX_TARGETS,
-    P_DRAGON_BLOCK,
-    P_HISTORY_CAP,
-    P_MAX_PLIES,
-    P_MOVEMENT,
-    P_NEIGHBOURS,
-    P_NO_CAPTURE_CAP,
-    P_OPTIONAL_SECOND,
-    P_ORDER,
-    P_ORDER_LEN,
-    P_RANGE,
-    P_RANK,
-    P_RAY_LEN,
-    P_RAYS,
-    P_REFLECT,
-    P_REPETITION,
-    P_SUICIDE,
-    P_TARGET_COUNT,
-    P_TARGETS,
-    P_TIE_FIRST,
-    P_WINS,
-    P_Z_DEPLOYING,
-    P_Z_JUMP_CAPTURED,
-    P_Z_JUMP_FROM,
-    P_Z_JUMP_TO,
-    P_Z_PASSED,
-    P_Z_SIDE,
-    P_ZOBRIST,
-    P_ZONES,
-    S_DEPLOYING,
-    S_HIDDEN,
-    S_HISTORY,
-    S_HISTORY_LEN,
-    S_JUMP_CAPTURED,
-    S_JUMP_FROM,
-    S_JUMP_TO,
-    S_KEY,
-    S_NO_CAPTURE,
-    S_PASSED,
-    S_PLACED,
-    S_PLY,
-    S_SIDE,
-    S_STATUS,
-    S_TERMINATION,
-    S_VEILED,
-    S_WINNER,
-    T_FORCED_PASSES,
-    T_KING_CAPTURED,
-    T_NO_CAPTURE,
-    T_PLY_CAP,
-    T_REPETITION,
-    TARGET_FIELDS,
-)
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 # Reference constants (units.py, state.py) repeated as plain ints so Numba folds them.
 N = 91
@@ -80,7 +30,74 @@ LIGHT = 4
 CROSSBOW = 7
 MOUNTAIN_ITEM = 10
 SECOND_JUMP = 2
+WORD = 63
+"""Hexes per word of a two-word hex set (63, so the sign bit is never set)."""
+
+# -- array layouts ----------------------------------------------------------------------------
 CELLS = 22
+"""Cell codes 0..21: empty, Mountain, South units 2..11, North units 12..21 (units.py)."""
+MAX_RAY = 10
+"""The longest straight line from a hex to the board's edge (11 hexes a rank, minus one)."""
+MAX_TARGETS = 36
+"""Hexes within distance 3 of a hex: 6 + 12 + 18."""
+TARGET_FIELDS = 6
+"""Per shot target: hex, distance, two line+ hexes, two line- hexes (-1 where none)."""
+MAX_ITEMS = 40
+
+# -- parameters ------------------------------------------------------------------------------
+P_NEIGHBOURS = 0  # 91 x 6, -1 padded
+P_NEIGHBOUR_SETS = P_NEIGHBOURS + N * 6  # 91 x 2 words (WORD)
+P_RAY_LEN = P_NEIGHBOUR_SETS + N * 2  # 91 x 6
+P_RAYS = P_RAY_LEN + N * 6  # 91 x 6 x MAX_RAY
+P_TARGET_COUNT = P_RAYS + N * 6 * MAX_RAY  # 91
+P_TARGETS = P_TARGET_COUNT + N  # 91 x MAX_TARGETS x TARGET_FIELDS
+P_ZONES = P_TARGETS + N * MAX_TARGETS * TARGET_FIELDS  # 2 x 40
+P_REFLECT = P_ZONES + 2 * MAX_ITEMS  # 91
+P_RANK = P_REFLECT + N  # 91
+P_ORDER = P_RANK + N  # MAX_ITEMS
+P_WINS = P_ORDER + MAX_ITEMS  # 10 x 10
+P_MOVEMENT = P_WINS + 100  # 10
+P_RANGE = P_MOVEMENT + 10  # 10
+P_ZOBRIST = P_RANGE + 10  # 91 x CELLS
+P_Z_JUMP_FROM = P_ZOBRIST + N * CELLS  # 91
+P_Z_JUMP_TO = P_Z_JUMP_FROM + N  # 91
+P_Z_SIDE = P_Z_JUMP_TO + N
+P_Z_PASSED = P_Z_SIDE + 1
+P_Z_DEPLOYING = P_Z_PASSED + 1
+P_Z_JUMP_CAPTURED = P_Z_DEPLOYING + 1
+P_ORDER_LEN = P_Z_JUMP_CAPTURED + 1
+P_OPTIONAL_SECOND = P_ORDER_LEN + 1
+P_SUICIDE = P_OPTIONAL_SECOND + 1
+P_DRAGON_BLOCK = P_SUICIDE + 1
+P_TIE_FIRST = P_DRAGON_BLOCK + 1  # the side moving first on a King tie (coin already tossed)
+P_NO_CAPTURE_CAP = P_TIE_FIRST + 1
+P_MAX_PLIES = P_NO_CAPTURE_CAP + 1
+P_REPETITION = P_MAX_PLIES + 1
+P_HISTORY_CAP = P_REPETITION + 1
+PARAMS_SIZE = P_HISTORY_CAP + 1
+
+# -- state -------------------------------------------------------------------------------------
+S_BOARD = 0  # 91 cells
+S_SIDE = N
+S_DEPLOYING = S_SIDE + 1
+S_PLACED = S_DEPLOYING + 1
+S_JUMP_FROM = S_PLACED + 1  # -1 at a turn start
+S_JUMP_TO = S_JUMP_FROM + 1
+S_JUMP_CAPTURED = S_JUMP_TO + 1
+S_PASSED = S_JUMP_CAPTURED + 1
+S_NO_CAPTURE = S_PASSED + 1
+S_PLY = S_NO_CAPTURE + 1
+S_VEILED = S_PLY + 1  # the side whose deployment a view hides, -1 for a real state
+S_HIDDEN = S_VEILED + 1  # bit z set: zone z is hidden from the view (drawing only)
+S_STATUS = S_HIDDEN + 1  # 0 playing, 1 over
+S_WINNER = S_STATUS + 1  # -1 for a draw
+S_TERMINATION = S_WINNER + 1  # index into kernel.TERMINATIONS
+S_KEY = S_TERMINATION + 1
+S_HISTORY_LEN = S_KEY + 1
+S_HISTORY = S_HISTORY_LEN + 1  # P_HISTORY_CAP keys of turn starts since the last capture
+
+T_KING_CAPTURED, T_FORCED_PASSES, T_REPETITION, T_NO_CAPTURE, T_PLY_CAP = range(5)
+
 
 jit = numba.njit(cache=True)
 
@@ -98,59 +115,90 @@ def _enemy_unit(cell: int, enemy: int) -> bool:
 
 
 @jit
+def _lowest(x: int | np.int64) -> int:
+    """The index of the lowest set bit of a nonzero word."""
+    return trailing_zeros(x)  # type: ignore[call-arg]
+
+
+@jit
+def _empty_mask(s: np.ndarray) -> tuple[int, int]:
+    """The empty hexes as a two-word set: hexes 0..62 in the first word, 63..90 in the second
+    (63 bits a word, so no sign bit is ever set)."""
+    low = np.int64(0)
+    high = np.int64(0)
+    for h in range(WORD):
+        low |= np.int64(s[h] == EMPTY) << h
+    for h in range(WORD, N):
+        high |= np.int64(s[h] == EMPTY) << (h - WORD)
+    return int(low), int(high)
+
+
+@jit
 def _steps(
-    p: np.ndarray, s: np.ndarray, h: int, kind: int, reach: int, out: np.ndarray, n: int
+    p: np.ndarray,
+    s: np.ndarray,
+    h: int,
+    kind: int,
+    reach: int,
+    empty: tuple[int, int],
+    out: np.ndarray,
+    n: int,
 ) -> int:
     """``CyvasseState._steps``: moves through empty hexes up to ``reach`` steps, and melee
     attacks as a last step (none for range units). Appends to ``out`` from ``n``; returns the
-    new count. Breadth first, with the layer just found read back from ``out`` (its empty
-    hexes), so nothing is allocated; ``seen`` is a 91-bit set in two words."""
-    side = s[S_SIDE]
-    enemy = 2 + 10 * (1 - side)
+    new count. The breadth-first search runs on two-word hex sets (``empty`` from
+    :func:`_empty_mask`): each layer is the neighbours of the last layer's empty hexes."""
+    if reach == 0:
+        return n
+    seen_low = np.int64(0)
+    seen_high = np.int64(0)
+    if h < WORD:
+        seen_low = np.int64(1) << h
+    else:
+        seen_high = np.int64(1) << (h - WORD)
+    front_low = seen_low
+    front_high = seen_high
+    for _ in range(reach):
+        next_low = np.int64(0)
+        next_high = np.int64(0)
+        x = front_low
+        while x:
+            b = _lowest(x)
+            x &= x - 1
+            next_low |= p[P_NEIGHBOUR_SETS + 2 * b]
+            next_high |= p[P_NEIGHBOUR_SETS + 2 * b + 1]
+        x = front_high
+        while x:
+            b = _lowest(x) + WORD
+            x &= x - 1
+            next_low |= p[P_NEIGHBOUR_SETS + 2 * b]
+            next_high |= p[P_NEIGHBOUR_SETS + 2 * b + 1]
+        next_low &= ~seen_low
+        next_high &= ~seen_high
+        seen_low |= next_low
+        seen_high |= next_high
+        front_low = next_low & empty[0]
+        front_high = next_high & empty[1]
+    if h < WORD:
+        seen_low ^= np.int64(1) << h
+    else:
+        seen_high ^= np.int64(1) << (h - WORD)
+    enemy = 2 + 10 * (1 - s[S_SIDE])
     melee = p[P_RANGE + kind] == 0
     suicide = p[P_SUICIDE] != 0
     wins = P_WINS + kind * 10
     base = MOVE_BASE + h * N
-    seen_low = np.int64(0)
-    seen_high = np.int64(0)
-    if h < 64:
-        seen_low |= np.int64(1) << h
-    else:
-        seen_high |= np.int64(1) << (h - 64)
-    layer_start = n
-    layer_end = n
-    for depth in range(reach):
-        found = n
-        count = 1 if depth == 0 else layer_end - layer_start
-        for j in range(count):
-            if depth == 0:
-                y = h
-            else:
-                y = out[layer_start + j] - base
-                if s[y] != EMPTY:
-                    continue
-            for k in range(6):
-                x = p[P_NEIGHBOURS + y * 6 + k]
-                if x < 0:
-                    break
-                if x < 64:
-                    bit = np.int64(1) << x
-                    if seen_low & bit:
-                        continue
-                    seen_low |= bit
-                else:
-                    bit = np.int64(1) << (x - 64)
-                    if seen_high & bit:
-                        continue
-                    seen_high |= bit
-                cell = s[x]
-                if cell == EMPTY or (
-                    melee and _enemy_unit(cell, enemy) and (suicide or p[wins + cell - enemy])
-                ):
-                    out[n] = base + x
-                    n += 1
-        layer_start = found
-        layer_end = n
+    for word in range(2):
+        x = seen_low if word == 0 else seen_high
+        while x:
+            y = _lowest(x) + WORD * word
+            x &= x - 1
+            cell = s[y]
+            if cell == EMPTY or (
+                melee and _enemy_unit(cell, enemy) and (suicide or p[wins + cell - enemy])
+            ):
+                out[n] = base + y
+                n += 1
     return n
 
 
@@ -212,6 +260,7 @@ def _shots(p: np.ndarray, s: np.ndarray, h: int, kind: int, out: np.ndarray, n: 
 def _turn_actions(p: np.ndarray, s: np.ndarray, out: np.ndarray) -> int:
     """``CyvasseState._turn_actions``: every move, attack and shot at the start of a turn."""
     low = 2 + 10 * s[S_SIDE]
+    empty = _empty_mask(s)
     n = 0
     for h in range(N):
         cell = s[h]
@@ -220,7 +269,7 @@ def _turn_actions(p: np.ndarray, s: np.ndarray, out: np.ndarray) -> int:
             if kind == DRAGON:
                 n = _dragon(p, s, h, out, n)
             else:
-                n = _steps(p, s, h, kind, p[P_MOVEMENT + kind], out, n)
+                n = _steps(p, s, h, kind, p[P_MOVEMENT + kind], empty, out, n)
                 if kind >= CROSSBOW:
                     n = _shots(p, s, h, kind, out, n)
     return n
@@ -262,7 +311,7 @@ def legal(p: np.ndarray, s: np.ndarray, out: np.ndarray) -> int:
         return n
     if s[S_JUMP_FROM] >= 0:
         at = s[S_JUMP_TO]
-        n = _steps(p, s, at, s[at] - 2 - 10 * side, SECOND_JUMP, out, 0)
+        n = _steps(p, s, at, s[at] - 2 - 10 * side, SECOND_JUMP, _empty_mask(s), out, 0)
         if p[P_OPTIONAL_SECOND]:
             out[n] = END
             n += 1
