@@ -42,6 +42,7 @@ counts repetitions from itself on, like a state from ``state_from_text``.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import cast
 
 import numpy as np
@@ -129,8 +130,14 @@ TERMINATIONS = (
 UNCAPPED_HISTORY = 1000
 """Repetition history entries when neither no_capture_plies nor max_plies bounds it."""
 
-ZOBRIST_SEED = 20_2015
-"""Fixed seed of the Zobrist numbers, so keys are the same in every process."""
+ZOBRIST = np.random.default_rng(20_2015).integers(
+    -(2**63), 2**63 - 1, size=NUM_HEXES * (CELLS + 2) + 4, dtype=np.int64
+)
+"""The Zobrist numbers, the same in every process and for every option: one per (hex, cell)
+(0 for an empty hex), per first-jump hex (from, to), then side, pass, deploying, jump capture."""
+ZOBRIST[: NUM_HEXES * CELLS : CELLS] = 0
+_CELL_KEYS = [[int(x) for x in ZOBRIST[h * CELLS : (h + 1) * CELLS]] for h in range(NUM_HEXES)]
+_SIDE_KEY, _PASSED_KEY = (int(x) for x in ZOBRIST[-4:-2])
 
 
 def history_capacity(game: Cyvasse) -> int:
@@ -175,12 +182,8 @@ def make_params(game: Cyvasse) -> KernelArray:
     p[P_MAX_PLIES] = game.max_plies
     p[P_REPETITION] = game.repetition_draw
     p[P_HISTORY_CAP] = history_capacity(game)
-    rng = np.random.default_rng(ZOBRIST_SEED)
-    numbers = rng.integers(-(2**63), 2**63 - 1, size=NUM_HEXES * (CELLS + 2) + 4, dtype=np.int64)
-    zobrist = numbers[: NUM_HEXES * CELLS].reshape(NUM_HEXES, CELLS)
-    zobrist[:, 0] = 0  # an empty hex adds nothing
-    p[P_ZOBRIST : P_ZOBRIST + NUM_HEXES * CELLS] = zobrist.ravel()
-    rest = numbers[NUM_HEXES * CELLS :]
+    p[P_ZOBRIST : P_ZOBRIST + NUM_HEXES * CELLS] = ZOBRIST[: NUM_HEXES * CELLS]
+    rest = ZOBRIST[NUM_HEXES * CELLS :]
     p[P_Z_JUMP_FROM : P_Z_JUMP_FROM + NUM_HEXES] = rest[:NUM_HEXES]
     p[P_Z_JUMP_TO : P_Z_JUMP_TO + NUM_HEXES] = rest[NUM_HEXES : 2 * NUM_HEXES]
     p[[P_Z_SIDE, P_Z_PASSED, P_Z_DEPLOYING, P_Z_JUMP_CAPTURED]] = rest[2 * NUM_HEXES :]
@@ -202,16 +205,13 @@ def _tie_first(game: Cyvasse) -> int:
     return 0 if random.Random(game.seed).random() < 0.5 else 1
 
 
-def _board_key(p: KernelArray, board: bytes | bytearray, side: int, passed: bool) -> int:
+@lru_cache(maxsize=1 << 16)
+def _board_key(board: bytes, side: int, passed: bool) -> int:
     """The Zobrist key of a turn start in normal play (what repetition compares)."""
-    cells = np.frombuffer(bytes(board), dtype=np.uint8).astype(np.int64)
-    table = p[P_ZOBRIST : P_ZOBRIST + NUM_HEXES * CELLS].reshape(NUM_HEXES, CELLS)
-    key = np.bitwise_xor.reduce(table[np.arange(NUM_HEXES), cells])
-    if side:
-        key ^= p[P_Z_SIDE]
-    if passed:
-        key ^= p[P_Z_PASSED]
-    return int(key)
+    key = 0
+    for h, cell in enumerate(board):
+        key ^= _CELL_KEYS[h][cell]
+    return key ^ (_SIDE_KEY if side else 0) ^ (_PASSED_KEY if passed else 0)
 
 
 def encode(p: KernelArray, state: CyvasseState) -> KernelArray:
@@ -233,7 +233,7 @@ def encode(p: KernelArray, state: CyvasseState) -> KernelArray:
         s[S_STATUS] = 1
         s[S_WINNER] = outcome.winners[0] if outcome.winners else -1
         s[S_TERMINATION] = TERMINATIONS.index(outcome.termination)
-    key = _board_key(p, state.board, state.side, state.passed)
+    key = _board_key(bytes(state.board), state.side, state.passed)
     if state.deploying:
         key ^= int(p[P_Z_DEPLOYING])
     if state.jump is not None:
@@ -242,12 +242,12 @@ def encode(p: KernelArray, state: CyvasseState) -> KernelArray:
         if captured:
             key ^= int(p[P_Z_JUMP_CAPTURED])
     s[S_KEY] = key
-    units = sum(1 for cell in state.board if cell)
+    empty = state.board.count(0)
     history: list[int] = []
     for seen, count in state._seen.items():
         board, side, passed = cast(tuple[bytes, int, bool], seen)
-        if sum(1 for cell in board if cell) == units:
-            history += [_board_key(p, board, side, passed)] * count
+        if board.count(0) == empty:
+            history += [_board_key(board, side, passed)] * count
     if capacity and len(history) > capacity:
         raise ValueError(f"the repetition history has {len(history)} positions; at most {capacity}")
     s[S_HISTORY_LEN] = len(history) if capacity else 0
