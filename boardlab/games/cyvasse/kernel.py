@@ -70,7 +70,6 @@ from boardlab.games.cyvasse.kernel_rules import (
     P_MAX_PLIES,
     P_MOVEMENT,
     P_NEIGHBOUR_SETS,
-    P_NEIGHBOURS,
     P_NO_CAPTURE_CAP,
     P_OPTIONAL_SECOND,
     P_ORDER,
@@ -155,8 +154,7 @@ def make_params(game: Cyvasse) -> KernelArray:
     p = np.full(PARAMS_SIZE, -1, dtype=np.int64)
     p[P_NEIGHBOUR_SETS : P_NEIGHBOUR_SETS + NUM_HEXES * 2] = 0
     for h in range(NUM_HEXES):
-        for k, n in enumerate(NEIGHBOURS[h]):
-            p[P_NEIGHBOURS + h * 6 + k] = n
+        for n in NEIGHBOURS[h]:
             p[P_NEIGHBOUR_SETS + h * 2 + n // rules.WORD] |= 1 << n % rules.WORD
         for d, ray in enumerate(RAYS[h]):
             p[P_RAY_LEN + h * 6 + d] = len(ray)

@@ -45,8 +45,7 @@ TARGET_FIELDS = 6
 MAX_ITEMS = 40
 
 # -- parameters ------------------------------------------------------------------------------
-P_NEIGHBOURS = 0  # 91 x 6, -1 padded
-P_NEIGHBOUR_SETS = P_NEIGHBOURS + N * 6  # 91 x 2 words (WORD)
+P_NEIGHBOUR_SETS = 0  # 91 x 2 words (WORD)
 P_RAY_LEN = P_NEIGHBOUR_SETS + N * 2  # 91 x 6
 P_RAYS = P_RAY_LEN + N * 6  # 91 x 6 x MAX_RAY
 P_TARGET_COUNT = P_RAYS + N * 6 * MAX_RAY  # 91
@@ -276,25 +275,6 @@ def _turn_actions(p: np.ndarray, s: np.ndarray, out: np.ndarray) -> int:
 
 
 @jit
-def _has_second_jump(p: np.ndarray, s: np.ndarray, at: int) -> bool:
-    """Whether the cavalry on ``at`` has a second jump. Every path starts with a neighbour, so
-    this is exactly: an empty neighbour (a one-step move) or an attackable enemy neighbour."""
-    enemy = 2 + 10 * (1 - s[S_SIDE])
-    kind = s[at] - 2 - 10 * s[S_SIDE]
-    suicide = p[P_SUICIDE] != 0
-    for k in range(6):
-        x = p[P_NEIGHBOURS + at * 6 + k]
-        if x < 0:
-            break
-        cell = s[x]
-        if cell == EMPTY:
-            return True
-        if _enemy_unit(cell, enemy) and (suicide or p[P_WINS + kind * 10 + cell - enemy]):
-            return True
-    return False
-
-
-@jit
 def legal(p: np.ndarray, s: np.ndarray, out: np.ndarray) -> int:
     """``State.legal_actions``: placements, a cavalry's second jumps (and ``end``), the turn's
     moves, or ``pass`` when there are none."""
@@ -472,9 +452,11 @@ def _play(p: np.ndarray, s: np.ndarray, action: int) -> None:
         _end_turn(p, s, captured or s[S_JUMP_CAPTURED] != 0)
         return
     if (kind == HEAVY or kind == LIGHT) and alive:  # noqa: SIM109 - Numba-friendly
+        # The reference ends the turn when no second jump exists; one always does (spec
+        # §6.5.3): the hex the unit entered its target from (its start or the last hex of
+        # its path) is next to it and empty.
         _set_jump(p, s, frm, to, 1 if captured else 0)
-        if _has_second_jump(p, s, to):
-            return
+        return
     _end_turn(p, s, captured)
 
 

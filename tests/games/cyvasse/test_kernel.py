@@ -14,15 +14,18 @@ import numpy as np
 
 from boardlab.core.engine import Kernel, KernelArray
 from boardlab.core.engine_check import compare, lockstep
+from boardlab.core.errors import PositionError
+from boardlab.core.outcome import Termination
 from boardlab.core.render_model import SPECTATOR
 from boardlab.games.cyvasse import Cyvasse, CyvasseState
+from boardlab.games.cyvasse.board import HEX_NAMES
 from boardlab.games.cyvasse.kernel import make_kernel
 from boardlab.games.cyvasse.presets import (
     PRESETS,
     lineup_decisions,
     lineup_from_state,
 )
-from tests.games.cyvasse.helpers import game
+from tests.games.cyvasse.helpers import board_text, game
 from tests.games.cyvasse.test_protocol import DEPLOYED
 
 SMALL_ARMY = "K1D1H1L1B1C1T1M2"
@@ -120,22 +123,25 @@ def test_lockstep_from_each_seats_view(options: dict[str, object]) -> None:
     cyvasse = kernel.game
     assert isinstance(cyvasse, Cyvasse)
     rng = random.Random(11)
-    veiled = 0
-    for index in range(3):
+    veiled: set[int] = set()
+    for index in range(2):
         state = cyvasse.new_initial_state()
-        points = set(rng.sample(range(2 * len(state.game.order)), 4)) | {0, len(cyvasse.order)}
+        deploying = 2 * len(cyvasse.order)
+        south = rng.randrange(1, len(cyvasse.order))
+        north = rng.randrange(len(cyvasse.order) + 1, deploying)
+        points = {south, len(cyvasse.order), north, deploying + 9}
         decision = 0
-        while not state.is_terminal() and decision < 60:
-            if decision in points or (not state.deploying and decision % 25 == 0):
+        while not state.is_terminal() and decision <= max(points):
+            if decision in points:
                 for seat in (0, 1, SPECTATOR):
                     if seat == SPECTATOR and _spectator_view_is_stuck(state):
                         continue
                     view = state.view_state(seat)
-                    veiled += view.veiled >= 0
+                    veiled.add(view.veiled)
                     play_on(kernel, view, random.Random(decision), f"game {index} view {seat}")
             state.apply_action(rng.choice(sorted(state.legal_actions())))
             decision += 1
-    assert veiled > 0 or not cyvasse.hidden_setup
+    assert veiled == ({-1, 0, 1} if cyvasse.hidden_setup else {-1})
 
 
 def _spectator_view_is_stuck(state: CyvasseState) -> bool:
@@ -213,3 +219,229 @@ def test_perft_through_the_deployment() -> None:
     kernel = kernel_of(army="K1M1")
     s = kernel.encode(kernel.game.new_initial_state())
     assert kernel_perft(kernel, s, 3) == 40 * 39 * 40
+
+
+# -- rare rules, built as positions --------------------------------------------------------------
+
+
+def follow(kernel: Kernel, state: CyvasseState, moves: str) -> KernelArray:
+    """Play ``moves`` (decisions joined by spaces) in both engines, comparing after each, and
+    every child of each position on the way; returns the kernel state at the end."""
+    s = kernel.encode(state)
+    compare_children(kernel, state, s)
+    for move in moves.split():
+        action = state.parse_action(move)
+        state.apply_action(action)
+        kernel.apply(kernel.params, s, action)
+        compare(kernel, state, s, f"after {move}")
+        compare_children(kernel, state, s)
+    return s
+
+
+def compare_children(kernel: Kernel, state: CyvasseState, s: KernelArray) -> None:
+    """Compare the position after each legal decision (and, inside a cavalry turn, after
+    each second jump too)."""
+    for action in state.legal_actions():
+        child = state.child(action)
+        kid = s.copy()
+        kernel.apply(kernel.params, kid, action)
+        compare(kernel, child, kid, f"{state.position_text()} then {state.action_to_str(action)}")
+        if not child.turn_start and not child.is_terminal():
+            compare_children(kernel, child, kid)
+
+
+def outcome_of(kernel: Kernel, s: KernelArray) -> Termination | None:
+    outcome = kernel.decode(s).outcome
+    return None if outcome is None else outcome.termination
+
+
+DRAGON_FACTS = [
+    # Spec Test fact 11: over a Mountain, own and enemy units; stopped by a Crossbowman.
+    "5k/7/2r5/3b5/4r5/11/5S4/5M3/5D2/7/K5 S - - 0 2",
+    # Stopped by a Catapult it cannot attack.
+    "5k/7/8/3r5/4c5/11/5C4/9/5D2/7/K5 S - - 0 2",
+    # Over the enemy Dragon (or stopped by it, with dragon_blocked_by_dragon).
+    "5k/7/2r5/9/4d5/11/10/9/5D2/7/K5 S - - 0 2",
+    # Against a Trebuchet (attackable only under losing_attacks=suicide), and from the edge.
+    "5k/7/8/9/2t7/11/10/9/8/7/DK4 S - - 0 2",
+]
+DRAGON_OPTIONS: list[dict[str, object]] = [
+    {},
+    {"dragon_blocked_by_dragon": True},
+    {"losing_attacks": "suicide"},
+    {"losing_attacks": "suicide", "dragon_blocked_by_dragon": True},
+]
+
+
+@pytest.mark.parametrize("options", DRAGON_OPTIONS, ids=repr)
+@pytest.mark.parametrize("text", DRAGON_FACTS)
+def test_dragon_lines(text: str, options: dict[str, object]) -> None:
+    kernel = kernel_of(**options)
+    state = kernel.game.state_from_text(text)
+    assert isinstance(state, CyvasseState)
+    follow(kernel, state, "")
+
+
+def test_dragon_facts_of_the_spec() -> None:
+    """Spec Test fact 11, read from the kernel's own legal list."""
+    names = {
+        (DRAGON_FACTS[2], False): ["f3xc9", "f3xe7"],
+        (DRAGON_FACTS[2], True): ["f3xe7"],
+    }
+    for (text, blocked), attacks in names.items():
+        kernel = kernel_of(dragon_blocked_by_dragon=blocked)
+        state = kernel.game.state_from_text(text)
+        s = kernel.encode(state)
+        out = np.empty(kernel.max_legal, dtype=np.int64)
+        moves = [state.action_to_str(int(a)) for a in out[: kernel.legal(kernel.params, s, out)]]
+        assert sorted(m for m in moves if "x" in m) == attacks
+
+
+TREBUCHET_LINES = [
+    # Spec Test fact 7 with a Trebuchet (range 3) for the Catapult: f8 hidden behind f7.
+    "5k/7/8/5rr2/5Mr3/5T5/10/9/8/7/K5 S - - 0 2",
+    # Mountains on both f7 and g6: the edge between them blocks g7.
+    "5k/7/8/5rr2/5Mr3/5TM4/10/9/8/7/K5 S - - 0 2",
+    # Targets three away behind one Mountain, beside it and on the long lines.
+    "5k/7/3r4/2eM1s3/3b1M4/3d1T1r3/4M5/3r5/8/7/K5 S - - 0 2",
+    # North's Trebuchet shooting a Dragon and a Catapult, Crossbowmen of both sides in range.
+    "5k/7/8/3t5/2M1Mb4/3D3C3/4B5/9/8/7/K5 N - - 0 2",
+]
+
+
+@pytest.mark.parametrize("text", TREBUCHET_LINES)
+def test_trebuchet_lines(text: str) -> None:
+    kernel = kernel_of()
+    state = kernel.game.state_from_text(text)
+    assert isinstance(state, CyvasseState)
+    follow(kernel, state, "")
+
+
+def test_random_positions_with_mountains_and_every_unit() -> None:
+    """Scattered units and Mountains (every line of sight and flight): each legal decision,
+    and each second jump, gives the same position in both engines."""
+    letters = "DEEHHLLSSRRRBBCT"
+    rng = random.Random(9)
+    for options in DRAGON_OPTIONS:
+        kernel = kernel_of(**options)
+        for _ in range(25):
+            hexes = rng.sample(range(91), 40)
+            items = {hexes[0]: "K", hexes[1]: "k"}
+            for index, at in enumerate(hexes[2:6]):
+                items[at] = "M" if index < 4 else ""
+            for at in hexes[6:]:
+                letter = rng.choice(letters)
+                items[at] = letter if rng.random() < 0.5 else letter.lower()
+            state = _position(kernel, items, rng.choice("SN"))
+            if state is not None:
+                follow(kernel, state, "")
+
+
+def _position(kernel: Kernel, items: dict[int, str], side: str) -> CyvasseState | None:
+    """The normal-play state with these items, or None where the army has too few of a kind."""
+    board = board_text({HEX_NAMES[h]: letter for h, letter in items.items()})
+    try:
+        state = kernel.game.state_from_text(f"{board} {side} - - 0 2")
+    except PositionError:
+        return None
+    assert isinstance(state, CyvasseState)
+    return state
+
+
+@pytest.mark.parametrize("options", [{}, {"cavalry_second_optional": True}], ids=repr)
+def test_cavalry_double_jump(options: dict[str, object]) -> None:
+    """Spec Test facts 8-10: both jumps, a capture on either, the King taken on the first."""
+    kernel = kernel_of(**options)
+    fact_8 = "5k/7/8/9/10/4r6/10/9/2L5/7/K5 S - - 0 2"
+    for moves in ("c3-c6 c6xe6", "c3-c6 c6-c4", "c3-d5 d5xe6", "c3xe6 e6-e4"):
+        state = kernel.game.state_from_text(fact_8)
+        assert isinstance(state, CyvasseState)
+        follow(kernel, state, moves)
+    king = kernel.game.state_from_text("6/7/8/5r3/10/2k8/10/9/2L5/7/K5 S - - 7 40")
+    assert isinstance(king, CyvasseState)
+    s = follow(kernel, king, "c3xc6")
+    assert outcome_of(kernel, s) is Termination.KING_CAPTURED
+    # A first jump that leaves no second one ends the turn (the Heavy Horse walled in).
+    walled = kernel.game.state_from_text("5k/7/8/9/10/11/10/9/MM6/HMM4/K5 S - - 0 2")
+    assert isinstance(walled, CyvasseState)
+    follow(kernel, walled, "")
+
+
+def test_cavalry_suicide_ends_the_turn() -> None:
+    kernel = kernel_of(losing_attacks="suicide")
+    state = kernel.game.state_from_text("5k/7/8/9/10/11/4s5/9/4L3/7/K5 S - - 0 2")
+    assert isinstance(state, CyvasseState)
+    follow(kernel, state, "e3xe5")
+
+
+def test_repetition_draw_also_with_the_history_carried_by_encode() -> None:
+    cycle = "a1-b1 f11-e11 b1-a1 e11-f11"
+    kernel = kernel_of()
+    state = kernel.game.state_from_text("5k/7/8/9/10/11/10/9/8/7/K5 S - - 0 2")
+    assert isinstance(state, CyvasseState)
+    s = follow(kernel, state, f"{cycle} {cycle}")
+    assert outcome_of(kernel, s) is Termination.REPETITION
+    # Encoded after one cycle, the kernel state knows the start occurred twice already.
+    again = kernel.game.state_from_text("5k/7/8/9/10/11/10/9/8/7/K5 S - - 0 2")
+    assert isinstance(again, CyvasseState)
+    for move in cycle.split():
+        again.play(move)
+    s = follow(kernel, again, cycle)
+    assert outcome_of(kernel, s) is Termination.REPETITION
+    off = kernel_of(repetition_draw=0)
+    state = off.game.state_from_text("5k/7/8/9/10/11/10/9/8/7/K5 S - - 0 2")
+    assert isinstance(state, CyvasseState)
+    assert outcome_of(off, follow(off, state, f"{cycle} {cycle} {cycle}")) is None
+
+
+def test_a_capture_restarts_the_repetition_history() -> None:
+    """Positions before a removal never come back, so the kernel forgets them; the first
+    position after the capture is then the one that repeats (repetition_draw=2)."""
+    kernel = kernel_of(repetition_draw=2)
+    text = "5k/7/8/9/10/11/10/9/r7/7/K5 S - - 0 2"
+    state = kernel.game.state_from_text(text)
+    assert isinstance(state, CyvasseState)
+    s = follow(kernel, state, "a1-b1 a3-a2 b1xa2 f11-e11 a2-a1 e11-f11 a1-a2")
+    assert outcome_of(kernel, s) is Termination.REPETITION
+
+
+@pytest.mark.parametrize(
+    ("text", "moves", "options", "termination"),
+    [
+        ("5k/7/8/9/10/11/10/9/8/7/K5 S - - 0 499", "a1-a2", {}, Termination.PLY_CAP),
+        # The cap waits for the cavalry's second jump (the turn's end).
+        ("5k/7/8/9/10/11/10/9/2L5/7/K5 S - - 0 499", "c3-c6", {}, None),
+        ("5k/7/8/9/10/11/10/9/2L5/7/K5 S - - 0 499", "c3-c6 c6-c4", {}, Termination.PLY_CAP),
+        ("5k/7/8/9/10/11/10/9/8/7/K5 S - - 0 40", "a1-a2", {"max_plies": 41}, Termination.PLY_CAP),
+        ("5k/7/8/9/10/11/10/9/8/7/K5 S - - 99 120", "a1-a2", {}, Termination.NO_CAPTURE),
+        ("5k/7/8/9/10/11/10/9/8/7/K5 S - - 99 120", "a1-a2", {"no_capture_plies": 0}, None),
+        ("5k/7/8/9/10/11/10/9/r7/7/K5 S - - 99 120", "a1xa3", {}, None),
+        (
+            "6/7/8/9/10/11/10/9/8/7/6 S d - 0 0",
+            "K@a1",
+            {"army": "K1", "max_plies": 1},
+            Termination.PLY_CAP,
+        ),
+    ],
+)
+def test_caps(
+    text: str, moves: str, options: dict[str, object], termination: Termination | None
+) -> None:
+    kernel = kernel_of(**options)
+    state = kernel.game.state_from_text(text)
+    assert isinstance(state, CyvasseState)
+    assert outcome_of(kernel, follow(kernel, state, moves)) is termination
+
+
+def test_forced_passes() -> None:
+    """South is walled in and passes; North then moves a cavalry turn with the pass flag
+    kept (ERRATA), and a second forced pass in a row draws."""
+    kernel = kernel_of()
+    state = kernel.game.state_from_text("4tk/5MM/8/9/10/11/10/9/8/MM5/KT4 S - - 0 2")
+    assert isinstance(state, CyvasseState)
+    assert outcome_of(kernel, follow(kernel, state, "pass")) is Termination.FORCED_PASSES
+    horse = kernel.game.state_from_text("4tk/5MM/8/9/5l4/11/10/9/8/MM5/KT4 S - - 0 2")
+    assert isinstance(horse, CyvasseState)
+    s = follow(kernel, horse, "pass f7-f6")
+    assert kernel.decode(s).position_text().split()[2:4] == ["f7-f6", "p"]
+    follow(kernel, horse, "f6-f7 pass")
