@@ -1,7 +1,7 @@
 """The compiled Cyvasse engine: parameters, encode/decode and ``make_kernel`` (issue 20).
 
-The rules themselves are the Numba functions of :mod:`kernel_rules`; the array layouts are in
-:mod:`kernel_layout`. A kernel state ``s`` holds:
+The rules themselves, and the layouts of the arrays, are in :mod:`kernel_rules` (Numba). A
+kernel state ``s`` holds:
 
 * the 91 board cells (the reference's cell codes), the side to move, the deployment flag and
   placement counter, the cavalry turn in progress (first jump's hexes and whether it removed a
@@ -124,7 +124,7 @@ TERMINATIONS = (
     Termination.NO_CAPTURE,
     Termination.PLY_CAP,
 )
-"""Termination codes of the state's ``S_TERMINATION`` slot (``kernel_layout.T_*``)."""
+"""Termination codes of the state's ``S_TERMINATION`` slot (``kernel_rules.T_*``)."""
 
 UNCAPPED_HISTORY = 1000
 """Repetition history entries when neither no_capture_plies nor max_plies bounds it."""
