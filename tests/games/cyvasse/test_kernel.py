@@ -196,6 +196,14 @@ def test_a_view_completing_the_deployment_assumes_the_mirror_army() -> None:
     assert lineup_from_state(decoded, 0) == lineup_from_state(decoded, 1) == PRESETS["fortress"]
 
 
+def test_a_view_parsed_from_text_plays_on_alike() -> None:
+    """North's view text at the start of its deployment (South's zone written empty)."""
+    kernel = kernel_of()
+    view = game().view_from_text("6/7/8/9/10/11/10/9/8/7/6 N d - 0 1")
+    assert view.veiled == 0
+    assert play_on(kernel, view, random.Random(2), "view text") > 19
+
+
 def kernel_perft(kernel: Kernel, s: KernelArray, depth: int) -> int:
     """Leaves ``depth`` decisions below ``s``, with the kernel functions only."""
     if depth == 0:
