@@ -76,6 +76,7 @@ OPTION_VALUES: list[dict[str, object]] = [
     {"repetition_draw": 0},
     {"repetition_draw": 1},
     {"repetition_draw": 2, "army": "K1L1M2"},
+    {"repetition_draw": 2, "army": "K1", "no_capture_plies": 0},  # random play repeats
     # Combinations that change the same rule.
     {"losing_attacks": "suicide", "dragon_blocked_by_dragon": True},
     {"losing_attacks": "suicide", "cavalry_second_optional": True},
