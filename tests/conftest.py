@@ -11,6 +11,9 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Playwright, sync_playwright
 
+from boardlab.core.engine import kernel_for
+from boardlab.core.kernel_drivers import random_playouts, rollout
+from boardlab.core.registry import game_ids, make
 from tests.chromium import launch
 
 
@@ -29,3 +32,20 @@ def browser(playwright_driver: Playwright) -> Iterator[Browser]:
         yield chromium
     finally:
         chromium.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_kernels() -> None:
+    """Compile (or load from the disk cache) every game's kernel and drivers once, first.
+
+    The servers and bot workers the tests start share the per-user cache, so no test's time
+    limit depends on whether it happens to be the first to use a game's kernel; what the first
+    use costs a user is measured by ``benchmarks/engine.py --startup`` (docs/engine.md).
+    """
+    for game_id in game_ids():
+        game = make(game_id)
+        kernel = kernel_for(game)
+        if kernel is not None:
+            state = kernel.encode(game.new_initial_state())
+            random_playouts(kernel, state, 1, 0)
+            rollout(kernel, state.copy(), 0, 4)

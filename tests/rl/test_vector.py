@@ -174,7 +174,12 @@ def test_a_game_without_kernel_or_compiled_encoder_says_which(game: str) -> None
     if kernel is not None and game in COMPILED_OBSERVERS:
         assert BatchedGame(game, 2).init().observation.shape[0] == 2
         return
-    missing = "compiled kernel" if kernel is None else "compiled observation encoder"
+    if kernel is None:
+        missing = "compiled kernel"
+    elif kernel.truncated is None:
+        missing = "gives no truncated"
+    else:
+        missing = "compiled observation encoder"
     with pytest.raises(VectorError, match=missing) as error:
         BatchedGame(game, 2)
     assert game in str(error.value)
