@@ -49,13 +49,25 @@ export function showMoves(list, view, at, onPick) {
       title: `${view.players[move.seat]?.name ?? ""} ${move.turn}`,
       onclick: () => onPick(move.n),
     }, el("span", { class: "move-n" }, `${move.n}.`), move.turn))));
-  // Scroll the list alone (scrollIntoView would scroll the whole page on a phone).
+  scrollToCurrent(list);
+}
+
+/**
+ * Scroll the move list (and only it: scrollIntoView would scroll the whole page on a phone) so
+ * that the highlighted move is in view; with no move highlighted, the start of the list.
+ */
+function scrollToCurrent(list) {
   const current = list.querySelector(".current");
-  if (current) {
-    const top = current.offsetTop - list.offsetTop;
-    if (top < list.scrollTop || top + current.offsetHeight > list.scrollTop + list.clientHeight) {
-      list.scrollTop = top - list.clientHeight / 2;
-    }
+  if (!current) {
+    list.scrollTop = 0;
+    return;
+  }
+  // Measured on screen: offsetTop counts from whichever ancestor is positioned, not the list.
+  const box = list.getBoundingClientRect();
+  const item = current.getBoundingClientRect();
+  const top = item.top - box.top - list.clientTop;
+  if (top < 0 || top + item.height > list.clientHeight) {
+    list.scrollTop += top - (list.clientHeight - item.height) / 2;
   }
 }
 
