@@ -8,6 +8,7 @@ from boardlab.ai.level_ratings import level_rating
 from boardlab.ai.levels import LEVELS
 from boardlab.core.game import Game
 from boardlab.core.options import OptionSpec
+from boardlab.core.outcome import Termination
 from boardlab.core.registry import game_ids, make
 
 BOT_SPECS = ("random", *(f"level:{level}" for level in LEVELS))
@@ -65,4 +66,5 @@ def build_catalogue(picture_of: Any) -> dict[str, Any]:
     return {
         "games": [game_entry(game, picture_of(game)) for game in games],
         "bots": bot_entries(),
+        "endings": {termination.value: termination.reason for termination in Termination},
     }

@@ -35,6 +35,19 @@ export class Board {
     this.svg = svg;
   }
 
+  /** Replace the picture's status line (under the board) by `text`, centred, with no swatch. */
+  caption(text) {
+    const line = this.svg?.querySelector(".info text.status");
+    if (!line) return;
+    if (line.previousElementSibling?.tagName === "circle") line.previousElementSibling.remove();
+    const box = this.svg.viewBox.baseVal;
+    line.setAttribute("x", box.x + box.width / 2);
+    line.setAttribute("text-anchor", "middle");
+    line.textContent = text;
+    const title = this.svg.querySelector(":scope > title");
+    if (title) title.textContent = text;
+  }
+
   /** Turn the picture half a turn (its labels stay upright, see style.css). */
   setFlipped(flipped) {
     this.container.classList.toggle("flipped", flipped);

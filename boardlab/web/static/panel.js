@@ -71,12 +71,31 @@ function scrollToCurrent(list) {
   }
 }
 
-/** Fill the game-over banner (hidden while the game goes on). */
-export function showBanner(banner, view) {
+/**
+ * How a finished game ended, in plain words: `head` says who won ("Romans won", "Draw") and
+ * `reason` why, from the catalogue's sentence for the termination (`endings`).
+ */
+export function endText(view, endings) {
+  const result = view.result ?? {};
+  const names = (outcome) => view.players
+    .filter((player) => result.results?.[player.seat] === outcome)
+    .map((player) => player.name).join(" and ");
+  const winners = names("win");
+  const head = winners ? `${winners} won` : "Draw";
+  const template = endings?.[result.termination];
+  if (!template) return { head, reason: "" };
+  let reason = template.replaceAll("{winners}", winners).replaceAll("{losers}", names("loss"));
+  if (result.scores) {
+    const scores = view.players.map((player) => `${player.name} ${result.scores[player.seat]}`);
+    reason += ` Score: ${scores.join(", ")}.`;
+  }
+  return { head, reason };
+}
+
+/** Fill the game-over banner (hidden while the game goes on); `end` is from `endText`. */
+export function showBanner(banner, view, end) {
   banner.hidden = view.status !== "finished";
   if (banner.hidden) return;
-  const result = view.result ?? {};
-  banner.querySelector(".banner-result").textContent = result.text || "Game over";
-  banner.querySelector(".banner-reason").textContent =
-    result.termination ? `Reason: ${words(result.termination)}` : "";
+  banner.querySelector(".banner-result").textContent = `${end.head}.`;
+  banner.querySelector(".banner-reason").textContent = end.reason;
 }
