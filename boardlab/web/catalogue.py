@@ -10,6 +10,7 @@ from boardlab.core.game import Game
 from boardlab.core.options import OptionSpec
 from boardlab.core.outcome import Termination
 from boardlab.core.registry import game_ids, make
+from boardlab.web.guides import GUIDES
 
 BOT_SPECS = ("random", *(f"level:{level}" for level in LEVELS))
 """The bots a seat of the lobby can take."""
@@ -40,6 +41,7 @@ def game_entry(game: Game, picture: str) -> dict[str, Any]:
         "player_names": list(game.player_names),
         "options": [option_entry(spec) for spec in game.OPTIONS],
         "picture": picture,
+        "hints": GUIDES[game.id].hints,
         "ratings": {
             str(seats): ratings(game.id, seats)
             for seats in range(game.min_players, game.max_players + 1)

@@ -25,6 +25,7 @@ class GamePage {
     this.busy = false;        // a request of this page is under way: clicks wait for it
     this.bots = new Map();
     this.endings = {};        // termination -> the sentence saying why a game ended
+    this.games = [];          // the catalogue's games (each with its turn hints per phase)
     this.flipChoice = localStorage.getItem(`boardlab:flip:${matchId}`);
     this.flipped = this.flipChoice === "1";
     this.board = new Board($("board"), (id) => this.onCell(id));
@@ -58,6 +59,7 @@ class GamePage {
     request("GET", "/api/catalogue").then((catalogue) => {
       for (const bot of catalogue.bots ?? []) this.bots.set(bot.spec, bot.label);
       this.endings = catalogue.endings ?? {};
+      this.games = catalogue.games ?? [];
       if (this.view) this.render();
     }, () => { /* bot specs stand in for their labels */ });
     try {
@@ -139,6 +141,8 @@ class GamePage {
     document.body.dataset.ply = v.ply;
     document.body.dataset.status = v.status;
     document.title = `Boardlab: ${v.name}`;
+    $("rules-link").hidden = false;
+    $("rules-link").href = `/rules/${encodeURIComponent(v.game)}`;
     const you = v.you ?? [];
     $("role").textContent = you.length === 0 ? "spectator"
       : you.length === 1 ? `you play ${v.players[you[0]]?.name ?? ""}` : "hot-seat";
@@ -155,6 +159,11 @@ class GamePage {
     showBanner($("banner"), v, end);
     this.renderInvites();
     this.renderActions();
+    // How the turn is entered, for the browser that plays it.
+    const hints = this.games.find((game) => game.id === v.game)?.hints ?? {};
+    const hint = this.mySeat() !== null && this.reviewAt === null ? hints[now.phase] : null;
+    $("hint").hidden = !hint;
+    $("hint").textContent = hint ?? "";
     if (this.reviewAt === null) {
       $("review").hidden = true;
       this.board.show(now.svg);

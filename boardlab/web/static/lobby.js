@@ -34,7 +34,9 @@ function showGames() {
       el("p", { class: "players-count" }, game.min_players === game.max_players
         ? `${game.min_players} players` : `${game.min_players}–${game.max_players} players`),
       el("p", { class: "summary" }, game.summary),
-      el("button", { type: "button", class: "primary new-game", onclick: () => choose(game) }, `New ${game.name} game`)))));
+      el("div", { class: "card-actions" },
+        el("button", { type: "button", class: "primary new-game", onclick: () => choose(game) }, `New ${game.name} game`),
+        el("a", { class: "rules-link", href: `/rules/${encodeURIComponent(game.id)}` }, "Rules"))))));
 }
 
 /** Open the form for a game: its options from the schema and one row per seat. */
