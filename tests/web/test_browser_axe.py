@@ -17,7 +17,7 @@ from tests.web.conftest import Server
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 MID_GAME_PLIES = 8
-OPTIONS = {"cyvasse": {"seed": 1}, "anacund": {"layout": "l0"}}
+OPTIONS: dict[str, dict[str, Any]] = {"cyvasse": {"seed": 1}, "anacund": {"layout": "l0"}}
 """Options that make the server's game the same as the test's (coin toss, board layout)."""
 
 
