@@ -36,7 +36,7 @@ function showGames() {
       el("p", { class: "summary" }, game.summary),
       el("div", { class: "card-actions" },
         el("button", { type: "button", class: "primary new-game", onclick: () => choose(game) }, `New ${game.name} game`),
-        el("a", { class: "rules-link", href: `/rules/${encodeURIComponent(game.id)}` }, "Rules"))))));
+        el("a", { class: "rules-link", href: `/rules/${encodeURIComponent(game.id)}`, "aria-label": `${game.name} rules` }, "Rules"))))));
 }
 
 /** Open the form for a game: its options from the schema and one row per seat. */
