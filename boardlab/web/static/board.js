@@ -45,8 +45,11 @@ export class Board {
     svg.setAttribute("aria-label", "Board");
     svg.removeAttribute("width");
     svg.removeAttribute("height");
+    const first = this.svg === null;
     this.container.replaceChildren(svg);
     this.svg = svg;
+    // A board zoomed wider than a phone (see style.css) opens at its middle, where the pools are.
+    if (first) this.container.scrollLeft = (this.container.scrollWidth - this.container.clientWidth) / 2;
   }
 
   /** Replace the picture's status line (under the board) by `text`, centred, with no swatch. */

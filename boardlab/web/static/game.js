@@ -152,6 +152,9 @@ class GamePage {
     const end = v.status === "finished" ? endText(v, this.endings) : null;
     $("status").textContent = end ? `Game over: ${end.head}.` : now.status_text;
     $("phase").textContent = end ? end.reason : now.phase ? `Phase: ${words(now.phase)}` : "";
+    // On a phone the panel is under the board: this copy of the status sits above it.
+    $("turn-line").textContent = $("status").textContent;
+    $("board").dataset.game = v.game;
     showPlayers($("players"), { ...v, scores: now.scores }, { thinkingSeat: this.thinkingSeat, bots: this.bots });
     replace($("notes"), (now.notes ?? []).map((line) => el("li", {}, line)));
     const shown = this.reviewAt ?? v.moves.length;
