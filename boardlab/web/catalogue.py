@@ -10,7 +10,7 @@ from boardlab.core.game import Game
 from boardlab.core.options import OptionSpec
 from boardlab.core.outcome import Termination
 from boardlab.core.registry import game_ids, make
-from boardlab.web.guides import GUIDES
+from boardlab.web.guides import GUIDES, OPTION_LABELS, PLAIN_OPTIONS
 
 BOT_SPECS = ("random", *(f"level:{level}" for level in LEVELS))
 """The bots a seat of the lobby can take."""
@@ -21,6 +21,8 @@ def option_entry(spec: OptionSpec) -> dict[str, Any]:
     """One option of the schema as the lobby form reads it."""
     return {
         "key": spec.key,
+        "label": OPTION_LABELS.get(spec.key, spec.key.replace("_", " ")),
+        "advanced": spec.key not in PLAIN_OPTIONS,
         "kind": _OPTION_KINDS[spec.kind],
         "default": spec.default,
         "choices": list(spec.choices) if spec.kind == "enum" else None,

@@ -122,3 +122,37 @@ GUIDES = {
 def piece_text(guide: Guide, kind: str, face: str) -> str:
     """What the legend says about a piece of ``kind`` with ``face`` (empty when unknown)."""
     return guide.pieces.get(f"{kind}/{face}") or guide.pieces.get(kind, "")
+
+
+PLAIN_OPTIONS = frozenset({"players", "board"})
+"""Options a new player chooses (seats, board size); the lobby folds the others away."""
+
+OPTION_LABELS = {
+    "players": "Number of players",
+    "board": "Board",
+    "max_plies": "Move limit (draw)",
+    "repetition_draw": "Draw on repetition",
+    "no_capture_plies": "Moves without a capture (draw)",
+    "no_capture_rounds": "Rounds without a capture (draw)",
+    "seed": "Random seed",
+    "army": "Army",
+    "layout": "Track values",
+    "track": "Track shape",
+    "bonus_points": "Bonus points",
+    "tie": "Equal scores",
+    "first_tie": "First move when tied",
+    "hidden_setup": "Hide the other side's deployment",
+    "cavalry_second_optional": "Second cavalry jump optional",
+    "losing_attacks": "Losing attacks",
+    "dragon_blocked_by_dragon": "Dragons block Dragons",
+    "allow_merge": "Allow merging own stacks",
+    "jump_own": "Jump own stacks",
+    "no_return": "No going back",
+    "conversion": "Captured pieces",
+    "single_exit": "A single piece leaving",
+    "connectivity_check": "Connection check",
+    "exposed_edges_measured": "Edges counted",
+    "mobile_move": "Mobile moves",
+    "draw_ranking": "Capped game scoring",
+}
+"""Plain labels of the options in the new-game form (the help line under each explains it)."""

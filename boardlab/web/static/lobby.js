@@ -43,7 +43,12 @@ function showGames() {
 function choose(game) {
   chosen = game;
   $("create-title").textContent = `New game of ${game.name}`;
-  replace($("options"), game.options.map(optionField));
+  const advanced = game.options.filter((option) => option.advanced);
+  replace($("options"),
+    game.options.filter((option) => !option.advanced).map(optionField),
+    advanced.length ? el("details", { class: "advanced" },
+      el("summary", {}, "Advanced: rule variants, limits and seeds"),
+      advanced.map(optionField)) : null);
   showSeats();
   $("create").hidden = false;
   $("create").scrollIntoView({ behavior: "smooth", block: "start" });
@@ -70,7 +75,7 @@ function optionField(option) {
   input.dataset.kind = option.kind;
   input.dataset.default = JSON.stringify(option.default);
   return el("div", { class: `field field-${option.kind}` },
-    el("label", { for: id }, words(option.key)),
+    el("label", { for: id }, option.label ?? words(option.key)),
     input,
     el("p", { class: "help" }, option.help));
 }
