@@ -187,4 +187,8 @@ async def rules_page(request: Request) -> Response:
     game_id = request.path_params["game"]
     if game_id not in game_ids():
         raise HTTPException(404, f"there is no game named {game_id!r}")
-    return HTMLResponse(rules_html(game_id))
+    try:
+        return HTMLResponse(rules_html(game_id))
+    except FileNotFoundError:
+        # An installed package has no docs/: the pages exist only in a source checkout.
+        raise HTTPException(404, "the rules pages need the docs of a source checkout") from None

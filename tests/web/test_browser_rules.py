@@ -4,11 +4,18 @@ page shows the one-line hint for the turn it asks for."""
 
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import Browser, expect
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
 
 import boardlab
 from boardlab.core.registry import game_ids
+from boardlab.web import rules
 from boardlab.web.guides import GUIDES
 from boardlab.web.rules import render_markdown
 from tests.web.browser_play import WAIT_MS, create_match, open_hot_seat, open_match
@@ -107,3 +114,17 @@ def test_an_unknown_game_has_no_rules_page(shared_server: Server) -> None:
 def test_the_markdown_of_the_docs_is_escaped(markdown: str, shows: str, never: str) -> None:
     html = render_markdown(markdown, 1)
     assert shows in html and never not in html, html
+
+
+def test_without_the_docs_the_rules_page_says_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(rules, "DOCS", tmp_path)
+    rules.rules_html.cache_clear()
+    request = Request({"type": "http", "path_params": {"game": "carnyx"}})
+    # Its own thread and event loop: Playwright's loop runs in this one.
+    with ThreadPoolExecutor(1) as thread, pytest.raises(HTTPException) as refused:
+        thread.submit(asyncio.run, rules.rules_page(request)).result()
+    assert refused.value.status_code == 404
+    assert refused.value.detail == "the rules pages need the docs of a source checkout"
+    rules.rules_html.cache_clear()
