@@ -35,20 +35,41 @@ class Termination(Enum):
         """A human-readable phrase, e.g. ``home row reached``."""
         return _LABELS[self]
 
+    @property
+    def reason(self) -> str:
+        """Why the game ended as a sentence for players, with ``{winners}`` and ``{losers}``
+        standing for seat names, e.g. ``{losers} resigned.``"""
+        return _REASONS[self]
+
 
 _LABELS = {
     Termination.ALL_CAPTURED: "all stacks captured",
     Termination.EXHAUSTION: "no stack and no reserve left",
     Termination.HOME_ROW: "home row reached",
-    Termination.STALEMATE: "stalemate",
+    Termination.STALEMATE: "no move left",
     Termination.LAST_FORTIFICATIONS: "last Fortifications standing",
     Termination.KING_CAPTURED: "King captured",
     Termination.PLACEMENTS_COMPLETE: "placements complete",
-    Termination.FORCED_PASSES: "forced passes",
+    Termination.FORCED_PASSES: "no side could move",
     Termination.REPETITION: "repetition",
-    Termination.NO_CAPTURE: "no-capture cap",
-    Termination.PLY_CAP: "ply cap",
+    Termination.NO_CAPTURE: "too long without a capture",
+    Termination.PLY_CAP: "move limit reached",
     Termination.RESIGNATION: "resignation",
+}
+
+_REASONS = {
+    Termination.ALL_CAPTURED: "{losers} lost every stack.",
+    Termination.EXHAUSTION: "{losers} had no stack on the board and none left to bring in.",
+    Termination.HOME_ROW: "{winners} reached the far home row.",
+    Termination.STALEMATE: "{losers} had no move left, and a side that cannot move loses.",
+    Termination.LAST_FORTIFICATIONS: "{winners} kept the last Fortifications standing.",
+    Termination.KING_CAPTURED: "{losers} lost their King.",
+    Termination.PLACEMENTS_COMPLETE: "Every placement was made; the higher score wins.",
+    Termination.FORCED_PASSES: "No side could move any more.",
+    Termination.REPETITION: "The same position came back again.",
+    Termination.NO_CAPTURE: "Too many turns went by without a capture.",
+    Termination.PLY_CAP: "The game reached its move limit.",
+    Termination.RESIGNATION: "{losers} resigned.",
 }
 
 _REWARD = {Result.WIN: 1.0, Result.DRAW: 0.0, Result.LOSS: -1.0}

@@ -26,6 +26,7 @@ from boardlab.web.errors import ApiError
 from boardlab.web.hub import DEFAULT_LIVE_MATCHES, Hub
 from boardlab.web.limits import Limits, RateLimiter
 from boardlab.web.live import match_socket
+from boardlab.web.rules import rules_page
 from boardlab.web.sqlite_store import SqliteStore
 
 STATIC = Path(__file__).parent / "static"
@@ -148,6 +149,7 @@ def create_app(
     routes = [
         Route("/", lobby_page),
         Route("/match/{match_id}", match_page),
+        Route("/rules/{game}", rules_page),
         Route("/api/catalogue", catalogue),
         Route("/api/health", api.get_health),
         Route("/api/matches", api.create_match, methods=["POST"]),

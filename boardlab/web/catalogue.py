@@ -8,7 +8,9 @@ from boardlab.ai.level_ratings import level_rating
 from boardlab.ai.levels import LEVELS
 from boardlab.core.game import Game
 from boardlab.core.options import OptionSpec
+from boardlab.core.outcome import Termination
 from boardlab.core.registry import game_ids, make
+from boardlab.web.guides import GUIDES, OPTION_LABELS, PLAIN_OPTIONS
 
 BOT_SPECS = ("random", *(f"level:{level}" for level in LEVELS))
 """The bots a seat of the lobby can take."""
@@ -19,6 +21,8 @@ def option_entry(spec: OptionSpec) -> dict[str, Any]:
     """One option of the schema as the lobby form reads it."""
     return {
         "key": spec.key,
+        "label": OPTION_LABELS.get(spec.key, spec.key.replace("_", " ")),
+        "advanced": spec.key not in PLAIN_OPTIONS,
         "kind": _OPTION_KINDS[spec.kind],
         "default": spec.default,
         "choices": list(spec.choices) if spec.kind == "enum" else None,
@@ -39,6 +43,7 @@ def game_entry(game: Game, picture: str) -> dict[str, Any]:
         "player_names": list(game.player_names),
         "options": [option_entry(spec) for spec in game.OPTIONS],
         "picture": picture,
+        "hints": GUIDES[game.id].hints,
         "ratings": {
             str(seats): ratings(game.id, seats)
             for seats in range(game.min_players, game.max_players + 1)
@@ -65,4 +70,5 @@ def build_catalogue(picture_of: Any) -> dict[str, Any]:
     return {
         "games": [game_entry(game, picture_of(game)) for game in games],
         "bots": bot_entries(),
+        "endings": {termination.value: termination.reason for termination in Termination},
     }

@@ -185,3 +185,10 @@ def resign(page: Page) -> None:
     page.locator("#resign").click()
     expect(page.locator("#resign")).to_have_text(re.compile("Confirm"))
     page.locator("#resign").click()
+
+
+def end_head(view: dict[str, Any]) -> str:
+    """What the page says about who won a finished game: ``Romans won.`` or ``Draw.``"""
+    results = view["result"]["results"]
+    winners = [player["name"] for player in view["players"] if results[player["seat"]] == "win"]
+    return f"{' and '.join(winners)} won." if winners else "Draw."

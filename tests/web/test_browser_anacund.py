@@ -9,6 +9,7 @@ from tests.web.browser_play import (
     banner_text,
     bot_turn,
     click_decision,
+    end_head,
     engine_state,
     finished,
     open_hot_seat,
@@ -44,6 +45,6 @@ def test_whole_game_hot_seat_with_undo_inside_a_turn(
     status, view = shared_server.get(f"/api/matches/{match_id}")
     assert status == 200
     assert view["result"]["scores"] is not None
-    assert banner_text(page) == view["result"]["text"]
+    assert banner_text(page) == end_head(view)
     expect(page.locator("#players .seat-score")).to_have_count(2)
     context.close()

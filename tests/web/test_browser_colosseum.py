@@ -12,6 +12,7 @@ from tests.web.browser_play import (
     banner_text,
     bot_turn,
     create_match,
+    end_head,
     engine_state,
     finished,
     open_match,
@@ -44,5 +45,5 @@ def test_three_seats_against_two_bots(browser: Browser, shared_server: Server) -
     status, view = shared_server.get(f"/api/matches/{match_id}")
     assert status == 200
     assert {move["seat"] for move in view["moves"]} == {0, 1, 2}
-    assert banner_text(page) == view["result"]["text"]
+    assert banner_text(page) == end_head(view)
     context.close()

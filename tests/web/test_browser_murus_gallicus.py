@@ -18,6 +18,7 @@ from tests.web.browser_play import (
     WAIT_MS,
     banner_text,
     bot_turn,
+    end_head,
     engine_state,
     finished,
     play_turn,
@@ -94,7 +95,7 @@ def test_whole_game_against_random_by_clicking(
 
     status, view = shared_server.get(f"/api/matches/{match_id}")
     assert status == 200
-    assert banner_text(page) == view["result"]["text"]
+    assert banner_text(page) == end_head(view)
     assert page.locator("#moves .move").count() == len(view["moves"])
 
     page.locator("#moves .move").first.click()

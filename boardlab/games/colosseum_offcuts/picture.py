@@ -117,7 +117,7 @@ def _pools(state: ColosseumState, x: float, top: float) -> tuple[Pool, ...]:
                 if have < PER_KIND
             ]
         else:
-            title = f"{name} lost"
+            title = f"Captured from {name}"
             lost = PER_KIND - forts
             pieces = [Piece(seat, "fortification", "F", count=lost, shape="square")] if lost else []
         y = round(top + seat * (POOL_HEIGHT + POOL_GAP), 4)

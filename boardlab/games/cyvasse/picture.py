@@ -92,14 +92,16 @@ def _cell(state: CyvasseState, h: int) -> Cell:
 
 
 def _labels() -> tuple[Label, ...]:
-    """Rank numbers at both ends of each rank; letters below rank 1 and above rank 11."""
+    """Rank numbers at the left end of each rank, and at its right end the letter of its last
+    hex (files g-k reach the board's edge only there); letters below rank 1 and above rank 11."""
     labels = []
     for rank in range(RANKS, 0, -1):
         first = RANK_START[rank - 1]
         last = first + RANK_LEN[rank - 1] - 1
-        for h, side in ((first, -1), (last, 1)):
-            x, y = _centre(h)
-            labels.append(Label(str(rank), x + side * (0.5 + LABEL_GAP), y))
+        x, y = _centre(first)
+        labels.append(Label(str(rank), x - (0.5 + LABEL_GAP), y))
+        x, y = _centre(last)
+        labels.append(Label(LETTERS[last - first], x + 0.5 + LABEL_GAP, y))
     for rank, side in ((1, 1), (RANKS, -1)):
         start = RANK_START[rank - 1]
         for index in range(RANK_LEN[rank - 1]):
@@ -176,7 +178,7 @@ def _pool_contents(state: CyvasseState, side: int) -> tuple[str, tuple[Piece, ..
         for kind in range(len(UNIT_LETTERS))
         if counts[kind] > standing[kind]
     )
-    return f"{name} lost", lost
+    return f"Captured from {name}", lost
 
 
 def _status(state: CyvasseState) -> str:

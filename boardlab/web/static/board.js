@@ -11,28 +11,58 @@ export class Board {
   constructor(container, onCell) {
     this.container = container;
     this.svg = null;
+    this.keyboard = false;    // the last cell was chosen with the keyboard: keep focus on the board
+    this.focusedId = null;
+    container.tabIndex = -1;  // focus falls back here when no cell can take it
     container.addEventListener("click", (event) => {
       const cell = event.target.closest?.("[data-id]");
-      if (cell && this.container.contains(cell)) onCell(cell.dataset.id);
+      if (!cell || !this.container.contains(cell)) return;
+      if (event.detail > 0) this.keyboard = false;  // a pointer click, not Enter or Space
+      onCell(cell.dataset.id);
     });
     container.addEventListener("keydown", (event) => {
       if (event.key !== "Enter" && event.key !== " ") return;
       const cell = event.target.closest?.("[data-id]");
       if (!cell) return;
       event.preventDefault();
+      this.keyboard = true;
+      this.focusedId = cell.dataset.id;
       onCell(cell.dataset.id);
+    });
+    container.addEventListener("focusin", (event) => this.ring(event.target));
+    container.addEventListener("focusout", (event) => {
+      this.svg?.querySelector(".bl-focus")?.remove();
+      // Leaving the board on purpose (Tab, a click elsewhere) ends keyboard play on it.
+      if (event.relatedTarget && !this.container.contains(event.relatedTarget)) this.keyboard = false;
     });
   }
 
   /** Show a new picture (server-built SVG markup). */
   show(markup) {
     const svg = svgNode(markup);
-    svg.setAttribute("role", "img");
+    // A group, not an image: it holds the cells that become buttons.
+    svg.setAttribute("role", "group");
     svg.setAttribute("aria-label", "Board");
     svg.removeAttribute("width");
     svg.removeAttribute("height");
+    const first = this.svg === null;
     this.container.replaceChildren(svg);
     this.svg = svg;
+    // A board zoomed wider than a phone (see style.css) opens at its middle, where the pools are.
+    if (first) this.container.scrollLeft = (this.container.scrollWidth - this.container.clientWidth) / 2;
+  }
+
+  /** Replace the picture's status line (under the board) by `text`, centred, with no swatch. */
+  caption(text) {
+    const line = this.svg?.querySelector(".info text.status");
+    if (!line) return;
+    if (line.previousElementSibling?.tagName === "circle") line.previousElementSibling.remove();
+    const box = this.svg.viewBox.baseVal;
+    line.setAttribute("x", box.x + box.width / 2);
+    line.setAttribute("text-anchor", "middle");
+    line.textContent = text;
+    const title = this.svg.querySelector(":scope > title");
+    if (title) title.textContent = text;
   }
 
   /** Turn the picture half a turn (its labels stay upright, see style.css). */
@@ -77,10 +107,36 @@ export class Board {
       node.classList.add("bl-target");
       node.setAttribute("tabindex", "0");
       node.setAttribute("role", "button");
-      node.setAttribute("aria-label", id);
+      // What is there and whose, as the picture's own title says: "d4: Romans stone".
+      node.setAttribute("aria-label", accessibleName(node, id));
       overlay.append(firstClick ? ring(box, "bl-origin") : dot(box));
     }
     this.svg.append(overlay);
+    if (this.keyboard) this.keepFocus();
+  }
+
+  /** After a keyboard choice, focus the same cell if it is still a target, else the first
+   * target, else the board itself, so the next Tab or Enter goes on from the board. */
+  keepFocus() {
+    const active = document.activeElement;
+    if (active && active !== this.container && this.container.contains(active)) return;
+    const targets = [...this.svg.querySelectorAll(".bl-target")];
+    const same = targets.find((node) => node.dataset.id === this.focusedId);
+    (same ?? targets[0] ?? this.container).focus({ preventScroll: true });
+  }
+
+  /** Draw a strong focus ring around the focused cell (an outline is faint on SVG). */
+  ring(node) {
+    this.svg?.querySelector(".bl-focus")?.remove();
+    const cell = node.closest?.("[data-id]");
+    if (!cell || !this.svg?.contains(cell)) return;
+    this.focusedId = cell.dataset.id;
+    const box = this.box(cell);
+    const mark = document.createElementNS(SVG_NS, "g");
+    mark.setAttribute("class", "bl-focus");
+    mark.setAttribute("pointer-events", "none");
+    mark.append(ring(box, "bl-focus-halo"), ring(box, "bl-focus-line"));
+    this.svg.append(mark);
   }
 
   /** The box of `node` in the root SVG's coordinates. */
@@ -94,6 +150,14 @@ export class Board {
     const [[x1, y1], [x2, y2]] = corners;
     return { x: Math.min(x1, x2), y: Math.min(y1, y2), w: Math.abs(x2 - x1), h: Math.abs(y2 - y1) };
   }
+}
+
+/** What a target is called: the picture's title of it, led by any text it shows (a value). */
+function accessibleName(node, id) {
+  const title = node.querySelector(":scope > title")?.textContent || id;
+  const shown = [...node.querySelectorAll("text")].map((text) => text.textContent.trim())
+    .filter(Boolean).join(" ");
+  return shown && !title.includes(shown) ? `${shown}: ${title}` : title;
 }
 
 /** A round mark in the middle of a box: a cell that may be clicked next. */

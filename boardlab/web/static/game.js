@@ -8,7 +8,7 @@ import { Board } from "./board.js";
 import { ClickPicker } from "./clicks.js";
 import { el, notify, replace, words } from "./dom.js";
 import { LiveConnection } from "./live.js";
-import { showBanner, showMoves, showPlayers } from "./panel.js";
+import { endText, showBanner, showMoves, showPlayers } from "./panel.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -24,6 +24,8 @@ class GamePage {
     this.thinkingSeat = null;
     this.busy = false;        // a request of this page is under way: clicks wait for it
     this.bots = new Map();
+    this.endings = {};        // termination -> the sentence saying why a game ended
+    this.games = [];          // the catalogue's games (each with its turn hints per phase)
     this.flipChoice = localStorage.getItem(`boardlab:flip:${matchId}`);
     this.flipped = this.flipChoice === "1";
     this.board = new Board($("board"), (id) => this.onCell(id));
@@ -56,6 +58,8 @@ class GamePage {
     $("watch-url").href = `/match/${this.id}`;
     request("GET", "/api/catalogue").then((catalogue) => {
       for (const bot of catalogue.bots ?? []) this.bots.set(bot.spec, bot.label);
+      this.endings = catalogue.endings ?? {};
+      this.games = catalogue.games ?? [];
       if (this.view) this.render();
     }, () => { /* bot specs stand in for their labels */ });
     try {
@@ -137,23 +141,36 @@ class GamePage {
     document.body.dataset.ply = v.ply;
     document.body.dataset.status = v.status;
     document.title = `Boardlab: ${v.name}`;
+    $("rules-link").hidden = false;
+    $("rules-link").href = `/rules/${encodeURIComponent(v.game)}`;
     const you = v.you ?? [];
     $("role").textContent = you.length === 0 ? "spectator"
       : you.length === 1 ? `you play ${v.players[you[0]]?.name ?? ""}` : "hot-seat";
     // Inside a compound turn the words describe the position the board shows: the preview's.
     const now = this.preview ?? v;
-    $("status").textContent = now.status_text || (v.result?.text ?? "");
-    $("phase").textContent = now.phase ? `Phase: ${words(now.phase)}` : "";
+    // A finished game says so everywhere, also after a resignation (its position is not over).
+    const end = v.status === "finished" ? endText(v, this.endings) : null;
+    $("status").textContent = end ? `Game over: ${end.head}.` : now.status_text;
+    $("phase").textContent = end ? end.reason : now.phase ? `Phase: ${words(now.phase)}` : "";
+    // On a phone the panel is under the board: this copy of the status sits above it.
+    $("turn-line").textContent = $("status").textContent;
+    $("board").dataset.game = v.game;
     showPlayers($("players"), { ...v, scores: now.scores }, { thinkingSeat: this.thinkingSeat, bots: this.bots });
     replace($("notes"), (now.notes ?? []).map((line) => el("li", {}, line)));
     const shown = this.reviewAt ?? v.moves.length;
     showMoves($("moves"), v, shown, (n) => this.review(n));
-    showBanner($("banner"), v);
+    showBanner($("banner"), v, end);
     this.renderInvites();
     this.renderActions();
+    // How the turn is entered, for the browser that plays it.
+    const hints = this.games.find((game) => game.id === v.game)?.hints ?? {};
+    const hint = this.mySeat() !== null && this.reviewAt === null ? hints[now.phase] : null;
+    $("hint").hidden = !hint;
+    $("hint").textContent = hint ?? "";
     if (this.reviewAt === null) {
       $("review").hidden = true;
       this.board.show(now.svg);
+      if (end) this.board.caption(`Game over: ${end.head}.`);
     }
     this.renderTurn();
   }

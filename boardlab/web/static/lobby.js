@@ -34,14 +34,21 @@ function showGames() {
       el("p", { class: "players-count" }, game.min_players === game.max_players
         ? `${game.min_players} players` : `${game.min_players}–${game.max_players} players`),
       el("p", { class: "summary" }, game.summary),
-      el("button", { type: "button", class: "primary new-game", onclick: () => choose(game) }, `New ${game.name} game`)))));
+      el("div", { class: "card-actions" },
+        el("button", { type: "button", class: "primary new-game", onclick: () => choose(game) }, `New ${game.name} game`),
+        el("a", { class: "rules-link", href: `/rules/${encodeURIComponent(game.id)}`, "aria-label": `${game.name} rules` }, "Rules"))))));
 }
 
 /** Open the form for a game: its options from the schema and one row per seat. */
 function choose(game) {
   chosen = game;
   $("create-title").textContent = `New game of ${game.name}`;
-  replace($("options"), game.options.map(optionField));
+  const advanced = game.options.filter((option) => option.advanced);
+  replace($("options"),
+    game.options.filter((option) => !option.advanced).map(optionField),
+    advanced.length ? el("details", { class: "advanced" },
+      el("summary", {}, "Advanced: rule variants, limits and seeds"),
+      advanced.map(optionField)) : null);
   showSeats();
   $("create").hidden = false;
   $("create").scrollIntoView({ behavior: "smooth", block: "start" });
@@ -68,7 +75,7 @@ function optionField(option) {
   input.dataset.kind = option.kind;
   input.dataset.default = JSON.stringify(option.default);
   return el("div", { class: `field field-${option.kind}` },
-    el("label", { for: id }, words(option.key)),
+    el("label", { for: id }, option.label ?? words(option.key)),
     input,
     el("p", { class: "help" }, option.help));
 }

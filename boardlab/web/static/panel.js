@@ -49,22 +49,53 @@ export function showMoves(list, view, at, onPick) {
       title: `${view.players[move.seat]?.name ?? ""} ${move.turn}`,
       onclick: () => onPick(move.n),
     }, el("span", { class: "move-n" }, `${move.n}.`), move.turn))));
-  // Scroll the list alone (scrollIntoView would scroll the whole page on a phone).
+  scrollToCurrent(list);
+}
+
+/**
+ * Scroll the move list (and only it: scrollIntoView would scroll the whole page on a phone) so
+ * that the highlighted move is in view; with no move highlighted, the start of the list.
+ */
+function scrollToCurrent(list) {
   const current = list.querySelector(".current");
-  if (current) {
-    const top = current.offsetTop - list.offsetTop;
-    if (top < list.scrollTop || top + current.offsetHeight > list.scrollTop + list.clientHeight) {
-      list.scrollTop = top - list.clientHeight / 2;
-    }
+  if (!current) {
+    list.scrollTop = 0;
+    return;
+  }
+  // Measured on screen: offsetTop counts from whichever ancestor is positioned, not the list.
+  const box = list.getBoundingClientRect();
+  const item = current.getBoundingClientRect();
+  const top = item.top - box.top - list.clientTop;
+  if (top < 0 || top + item.height > list.clientHeight) {
+    list.scrollTop += top - (list.clientHeight - item.height) / 2;
   }
 }
 
-/** Fill the game-over banner (hidden while the game goes on). */
-export function showBanner(banner, view) {
+/**
+ * How a finished game ended, in plain words: `head` says who won ("Romans won", "Draw") and
+ * `reason` why, from the catalogue's sentence for the termination (`endings`).
+ */
+export function endText(view, endings) {
+  const result = view.result ?? {};
+  const names = (outcome) => view.players
+    .filter((player) => result.results?.[player.seat] === outcome)
+    .map((player) => player.name).join(" and ");
+  const winners = names("win");
+  const head = winners ? `${winners} won` : "Draw";
+  const template = endings?.[result.termination];
+  if (!template) return { head, reason: "" };
+  let reason = template.replaceAll("{winners}", winners).replaceAll("{losers}", names("loss"));
+  if (result.scores) {
+    const scores = view.players.map((player) => `${player.name} ${result.scores[player.seat]}`);
+    reason += ` Score: ${scores.join(", ")}.`;
+  }
+  return { head, reason };
+}
+
+/** Fill the game-over banner (hidden while the game goes on); `end` is from `endText`. */
+export function showBanner(banner, view, end) {
   banner.hidden = view.status !== "finished";
   if (banner.hidden) return;
-  const result = view.result ?? {};
-  banner.querySelector(".banner-result").textContent = result.text || "Game over";
-  banner.querySelector(".banner-reason").textContent =
-    result.termination ? `Reason: ${words(result.termination)}` : "";
+  banner.querySelector(".banner-result").textContent = `${end.head}.`;
+  banner.querySelector(".banner-reason").textContent = end.reason;
 }

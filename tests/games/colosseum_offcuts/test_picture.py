@@ -85,7 +85,7 @@ def test_pools_hold_counters_to_place_then_fortifications_lost() -> None:
     played = state(CAPTURE)
     played.play("a0,0:1,0x")
     model = played.render_model()
-    assert [pool.title for pool in model.pools] == ["P1 lost", "P2 lost"]
+    assert [pool.title for pool in model.pools] == ["Captured from P1", "Captured from P2"]
     assert model.pools[0].pieces == ()
     assert [(p.owner, p.kind, p.count) for p in model.pools[1].pieces] == [(1, "fortification", 1)]
     assert model.status == "P1 to move: action 2 of 2, after a0,0:1,0x"

@@ -41,7 +41,13 @@ def test_hexes_are_pointy_rows_one_apart_with_south_at_the_bottom() -> None:
     assert model.cell("a6").x < centre.x < model.cell("k6").x
     assert centre.size == pytest.approx(1 / math.sqrt(3))
     texts = Counter(label.text for label in model.labels)
-    assert texts["6"] == 2 and texts["11"] == 2 and texts["a"] == 2 and texts["k"] == 0
+    # Ranks are numbered on the left; the right end of each rank names its last hex, so the
+    # files g-k that never reach rank 1 or 11 are labelled too.
+    assert texts["6"] == 1 and texts["11"] == 1 and texts["a"] == 2 and texts["f"] == 4
+    assert [texts[letter] for letter in "ghijk"] == [2, 2, 2, 2, 1]
+    (k,) = [label for label in model.labels if label.text == "k"]
+    k6 = model.cell("k6")
+    assert k.y == pytest.approx(k6.y) and k.x > k6.x
 
 
 def _pieces(model: RenderModel) -> Counter[tuple[int | None, str]]:
@@ -72,7 +78,7 @@ def test_lost_units_go_to_the_pool_and_the_outcome_is_the_status() -> None:
     state.play("c3xc6")
     model = state.render_model()
     north = model.pools[0]
-    assert north.title == "North lost" and model.to_move is None and model.phase == "over"
+    assert north.title == "Captured from North" and model.to_move is None and model.phase == "over"
     lost = {piece.label: piece.count for piece in north.pieces}
     assert lost == {"K": 1, "D": 1, "E": 2, "H": 2, "L": 2, "S": 2, "R": 2, "B": 2, "C": 1, "T": 1}
     assert model.status == "Game over: South won (King captured)"

@@ -69,7 +69,7 @@ def test_geometry_home_rows_labels_and_words_of_the_start() -> None:
 def test_a_finished_game_has_no_side_to_move() -> None:
     model = state("gg6/8/6RR/6RG/6RR/8/R7 G 31").render_model()
     assert (model.to_move, model.phase) == (None, "over")
-    assert model.status == "Romans won (stalemate)"
+    assert model.status == "Romans won (no move left)"
 
 
 def test_click_paths_name_the_origin_and_the_far_cell_or_the_sacrificed_wall() -> None:

@@ -1,0 +1,44 @@
+"""The game page on a 390x844 phone: whose turn is said above the board, every button is at
+least 44 px tall, and Anacund's track is zoomed so its squares are 44 px and can be played."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, ViewportSize, expect
+
+from tests.web.browser_play import bot_turn, create_match, engine_state, open_match, play_turn
+from tests.web.conftest import Server
+
+PHONE: ViewportSize = {"width": 390, "height": 844}
+TARGET_PX = 44
+
+
+def test_anacund_is_readable_and_playable_on_a_phone(
+    browser: Browser, shared_server: Server
+) -> None:
+    created = create_match(
+        shared_server, "anacund", [{"kind": "human"}, {"kind": "human"}], {"layout": "l0"}
+    )
+    tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
+    context = browser.new_context(viewport=PHONE)
+    page = open_match(context, shared_server, created["id"], tokens)
+
+    # Whose turn, above the board and not after the whole board.
+    line, board = page.locator("#turn-line"), page.locator("#board")
+    expect(line).to_be_visible()
+    expect(line).to_have_text(page.locator("#status").inner_text())
+    line_box, board_box = line.bounding_box(), board.bounding_box()
+    assert line_box and board_box and line_box["y"] + line_box["height"] <= board_box["y"]
+
+    # The track's squares (and the numbers on them) are large enough to read and to hit.
+    for square in ("1", "12", "24", "36"):
+        box = page.locator(f'#board [data-id="{square}"]').first.bounding_box()
+        assert box and min(box["width"], box["height"]) >= TARGET_PX, (square, box)
+    for button in page.locator("button:visible").all():
+        box = button.bounding_box()
+        assert box and box["height"] >= TARGET_PX, (button.inner_text(), box)
+
+    state = engine_state(shared_server, created["id"], tokens[0])
+    play_turn(page, state, bot_turn(state, "greedy", seed=0))  # three placements by taps
+    expect(line).to_have_text(page.locator("#status").inner_text())
+    expect(line).to_contain_text("B")
+    context.close()
