@@ -1,0 +1,149 @@
+"""The lab's statistics on inputs where the right method and its usual substitutes disagree,
+checked against values computed here by hand from the textbook formulas."""
+
+from __future__ import annotations
+
+import math
+from statistics import fmean, variance
+
+import pytest
+from scipy.stats import t as student_t
+
+from boardlab.analysis import stats
+from boardlab.analysis.finishes import Finish
+from boardlab.analysis.ratings import ELO, elo_ratings, openskill_ratings
+
+Z95 = 1.959963984540054  # the 97.5% point of the standard normal
+
+
+def binomial_two_sided(k: int, n: int) -> float:
+    """Exact two-sided p of ``k`` of ``n`` under a fair coin: the total probability of every
+    count no more likely than ``k`` (by symmetry, twice the tail beyond ``k``)."""
+    tail = sum(math.comb(n, i) for i in range(max(k, n - k), n + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
+def test_two_seats_get_the_exact_binomial_test_where_chi_square_says_otherwise() -> None:
+    # At 60:40, the exact test says p = 0.057 and chi-square (statistic 4, one degree of
+    # freedom) says 0.046: only the exact one keeps "balanced" at the 5% level.
+    exact = binomial_two_sided(60, 100)
+    chi_square = math.erfc(math.sqrt(4 / 2))
+    assert exact == pytest.approx(0.056887, abs=1e-6)
+    assert chi_square == pytest.approx(0.0455, abs=1e-4)
+    assert stats.seat_balance([60, 40]) == pytest.approx(exact, rel=1e-9)
+    assert stats.seat_balance([40, 60]) == pytest.approx(exact, rel=1e-9)
+    assert stats.seat_balance([7, 2]) == pytest.approx(binomial_two_sided(7, 9), rel=1e-9)
+
+
+def test_three_seats_get_the_chi_square_test() -> None:
+    # 50, 30, 10 against 30 each: statistic (400 + 0 + 400) / 30; with two degrees of freedom
+    # the upper tail is exp(-x / 2).
+    assert stats.seat_balance([50, 30, 10]) == pytest.approx(math.exp(-80 / 6), rel=1e-9)
+    # Four seats, three degrees of freedom: tail = erfc(sqrt(x/2)) + sqrt(2x/pi) exp(-x/2).
+    x = (100 + 0 + 0 + 100) / 30
+    tail = math.erfc(math.sqrt(x / 2)) + math.sqrt(2 * x / math.pi) * math.exp(-x / 2)
+    assert stats.seat_balance([40, 30, 30, 20]) == pytest.approx(tail, rel=1e-9)
+
+
+def test_beats_is_the_one_sided_binomial_tail() -> None:
+    tail = sum(math.comb(20, i) for i in range(14, 21)) / 2**20
+    assert stats.beats(14, 20) == pytest.approx(tail, rel=1e-9)
+    assert stats.beats(6, 20) == pytest.approx(1 - sum(math.comb(20, i) for i in range(6)) / 2**20)
+
+
+def test_compare_means_is_welch_with_unequal_sizes_and_variances() -> None:
+    a = [10.0, 11.0, 9.0, 10.5, 9.5]  # few games, little spread
+    b = [14.0, 3.0, 22.0, 8.0, 17.0, 1.0, 25.0, 12.0, 19.0, 6.0, 15.0, 10.0]  # many, spread
+    va, vb = variance(a) / len(a), variance(b) / len(b)
+    error = math.sqrt(va + vb)
+    df = (va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1))  # Welch-Satterthwaite
+    diff = fmean(b) - fmean(a)
+    p = 2 * float(student_t.sf(abs(diff) / error, df))
+    half = float(student_t.ppf(0.975, df)) * error
+    found = stats.compare_means(a, b)
+    assert found.diff == pytest.approx(diff)
+    assert found.p == pytest.approx(p, rel=1e-9)
+    assert (found.low, found.high) == pytest.approx((diff - half, diff + half), rel=1e-9)
+    # Student's pooled test would say something else here: the input tells them apart.
+    pooled = ((len(a) - 1) * variance(a) + (len(b) - 1) * variance(b)) / (len(a) + len(b) - 2)
+    student_error = math.sqrt(pooled * (1 / len(a) + 1 / len(b)))
+    student_p = 2 * float(student_t.sf(abs(diff) / student_error, len(a) + len(b) - 2))
+    assert abs(student_p - p) > 0.05
+    assert stats.compare_means(b, a).diff == pytest.approx(-diff)
+
+
+def wilson(k: int, n: int) -> tuple[float, float]:
+    """Wilson's score interval, from its formula."""
+    share = k / n
+    centre = (share + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
+    half = Z95 / (1 + Z95**2 / n) * math.sqrt(share * (1 - share) / n + Z95**2 / (4 * n * n))
+    return centre - half, centre + half
+
+
+def test_compare_proportions_is_newcombe_and_fisher_with_unequal_sizes() -> None:
+    k_a, n_a, k_b, n_b = 3, 12, 30, 50
+    (a_low, a_high), (b_low, b_high) = wilson(k_a, n_a), wilson(k_b, n_b)
+    a, b = k_a / n_a, k_b / n_b
+    low = b - a - math.sqrt((b - b_low) ** 2 + (a_high - a) ** 2)
+    high = b - a + math.sqrt((b_high - b) ** 2 + (a - a_low) ** 2)
+    # Fisher: every table with the same margins no more likely than the one seen.
+    total, first = k_a + k_b, n_a
+
+    def chance(x: int) -> float:
+        return math.comb(n_a, x) * math.comb(n_b, total - x) / math.comb(n_a + n_b, total)
+
+    seen = chance(k_a)
+    p = sum(
+        chance(x)
+        for x in range(max(0, total - n_b), min(first, total) + 1)
+        if chance(x) <= seen * (1 + 1e-7)
+    )
+    found = stats.compare_proportions(k_a, n_a, k_b, n_b)
+    assert found.diff == pytest.approx(b - a)
+    assert (found.low, found.high) == pytest.approx((low, high), rel=1e-9)
+    assert found.p == pytest.approx(p, rel=1e-9)
+
+
+def test_benjamini_hochberg_differs_from_bonferroni_and_raw() -> None:
+    raw = [0.002, 0.009, 0.012, 0.04, 0.3]
+    # p * 5 / rank: 0.01, 0.0225, 0.02, 0.05, 0.3; then the running minimum from the top.
+    assert stats.adjust(raw) == pytest.approx([0.01, 0.02, 0.02, 0.05, 0.3])
+
+
+def test_a_bradley_terry_rating_and_interval_by_hand() -> None:
+    """One pairing, 30 wins and 10 losses, plus the one virtual draw of the prior: the rating
+    is the Elo of the score 30.5 / 41 and its interval 1.96 standard errors of the log-odds,
+    1 / sqrt(41 p (1 - p)), on the Elo scale."""
+    games = [Finish(("a", "random"), (0, 1))] * 30 + [Finish(("random", "a"), (0, 1))] * 10
+    (rating,) = (r for r in elo_ratings(games) if r.player == "a")
+    share = 30.5 / 41
+    centre = ELO * math.log(share / (1 - share))
+    half = Z95 * ELO / math.sqrt(41 * share * (1 - share))
+    assert ELO == pytest.approx(173.7178, abs=1e-4)  # 400 / ln 10
+    # The fit stops within a few hundredths of a point of the maximum.
+    assert rating.rating == pytest.approx(centre, abs=0.1)
+    assert (rating.low, rating.high) == pytest.approx((centre - half, centre + half), abs=0.1)
+
+
+def test_an_openskill_rating_by_hand_from_weng_and_lin() -> None:
+    """One three-seat game a > b > random, from OpenSkill's start (mu 25, sigma 25/3, beta
+    25/6), updated by the Plackett-Luce formulas of Weng & Lin (2011, algorithm 4), then put on
+    the Elo scale: 400 points are 10:1 odds of finishing ahead, odds exp(d / c) in the model,
+    with c = sqrt(3 (beta^2 + mean sigma^2)) at the final sigmas."""
+    sigma2, beta2 = (25 / 3) ** 2, (25 / 6) ** 2
+    c = math.sqrt(3 * (sigma2 + beta2))
+    gamma = math.sqrt(sigma2) / c
+    # Everyone starts level, so each finisher's chance among those left is 1 / (number left).
+    gained = {"a": 2 / 3, "b": -1 / 3 + 1 / 2, "random": -1 / 3 - 1 / 2}
+    shrink = {"a": 2 / 9, "b": 2 / 9 + 1 / 4, "random": 2 / 9 + 1 / 4}
+    mu = {p: 25 + sigma2 / c * g for p, g in gained.items()}
+    final = {p: sigma2 * (1 - gamma * sigma2 / c**2 * s) for p, s in shrink.items()}
+    scale = ELO / math.sqrt(3 * (beta2 + fmean(final.values())))
+    ratings = {r.player: r for r in openskill_ratings([Finish(("a", "b", "random"), (0, 1, 2))])}
+    for player in ("a", "b"):
+        centre = (mu[player] - mu["random"]) * scale
+        half = Z95 * math.sqrt(final[player] + final["random"]) * scale
+        found = ratings[player]
+        assert found.rating == pytest.approx(centre, rel=1e-9)
+        assert (found.low, found.high) == pytest.approx((centre - half, centre + half), rel=1e-9)
+    assert ratings["a"].rating == pytest.approx(71.03, abs=0.01)
