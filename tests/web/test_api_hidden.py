@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from contextlib import ExitStack
 from typing import Any
 
@@ -31,16 +30,16 @@ def listen(stack: ExitStack, server: Server, match: str, tokens: list[str]) -> C
     return socket
 
 
-def drain(socket: ClientConnection) -> list[str]:
-    """Every frame the server has sent so far (waits briefly for late ones)."""
-    frames = []
-    deadline = time.monotonic() + 1.0
-    while time.monotonic() < deadline:
-        try:
-            frames.append(str(socket.recv(timeout=0.2)))
-        except TimeoutError:
-            continue
-    return frames
+def until_revealed(socket: ClientConnection) -> list[str]:
+    """Every frame the server sent before the view that ends the deployment: nothing sent while
+    it was hidden, however late, escapes (the server sends each client's frames in order)."""
+    frames: list[str] = []
+    while True:
+        frame = str(socket.recv(timeout=30))
+        message = json.loads(frame)
+        if message["type"] == "view" and message["view"]["phase"] != "deployment":
+            return frames
+        frames.append(frame)
 
 
 def seen_by_north_and_spectators(server: Server, lineup: str) -> tuple[str, list[str], str]:
@@ -52,20 +51,20 @@ def seen_by_north_and_spectators(server: Server, lineup: str) -> tuple[str, list
         {"game": "cyvasse", "options": {"seed": 7}, "seats": [{"kind": "human"}] * 2},
     )
     assert south and north
+    answers = []
     with ExitStack() as stack:
         sockets = [listen(stack, server, match, [north]), listen(stack, server, match, [])]
         preset(server, match, south, 0, 0, lineup)
-        payloads = [frame for socket in sockets for frame in drain(socket)]
-    for tokens in ([north], [], [south, north]):
-        header = ",".join(tokens) or None
-        for path in ("", "/position?at=1", "/position?at=0", "/record"):
-            payloads.append(json.dumps(server.get(f"/api/matches/{match}{path}", header)))
-    payloads.append(
-        json.dumps(server.post(f"/api/matches/{match}/preview", {"seat": 1, "steps": []}, north))
-    )
-    payloads.append(json.dumps(server.get("/api/matches?game=cyvasse&limit=200")))
-    view = preset(server, match, north, 1, 1, "classic")
-    assert view["phase"] != "deployment"
+        for tokens in ([north], [], [south, north]):
+            header = ",".join(tokens) or None
+            for path in ("", "/position?at=1", "/position?at=0", "/record"):
+                answers.append(json.dumps(server.get(f"/api/matches/{match}{path}", header)))
+        body = {"seat": 1, "steps": []}
+        answers.append(json.dumps(server.post(f"/api/matches/{match}/preview", body, north)))
+        answers.append(json.dumps(server.get("/api/matches?game=cyvasse&limit=200")))
+        view = preset(server, match, north, 1, 1, "classic")
+        assert view["phase"] != "deployment"
+        payloads = [frame for socket in sockets for frame in until_revealed(socket)] + answers
     return match, payloads, view["moves"][0]["turn"]
 
 
