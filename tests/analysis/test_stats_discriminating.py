@@ -147,3 +147,54 @@ def test_an_openskill_rating_by_hand_from_weng_and_lin() -> None:
         assert found.rating == pytest.approx(centre, rel=1e-9)
         assert (found.low, found.high) == pytest.approx((centre - half, centre + half), rel=1e-9)
     assert ratings["a"].rating == pytest.approx(71.03, abs=0.01)
+
+
+def is_nan_difference(found: stats.Difference) -> bool:
+    return all(math.isnan(v) for v in (found.diff, found.low, found.high)) and found.p == 1.0
+
+
+def test_too_few_games_give_no_difference_and_no_evidence() -> None:
+    # A mean difference needs two games a side; a rate difference one.
+    assert is_nan_difference(stats.compare_means([1.0], [1.0, 2.0, 3.0]))
+    assert is_nan_difference(stats.compare_means([1.0, 2.0, 3.0], [1.0]))
+    two_each = stats.compare_means([1.0, 2.0], [3.0, 5.0])
+    assert two_each.diff == 2.5 and two_each.low < 2.5 < two_each.high and 0 < two_each.p < 1
+    assert is_nan_difference(stats.compare_proportions(0, 0, 3, 5))
+    assert is_nan_difference(stats.compare_proportions(3, 5, 0, 0))
+    one_each = stats.compare_proportions(1, 1, 0, 1)
+    assert one_each.diff == -1.0 and one_each.p == 1.0 and one_each.high > -1.0
+
+
+def test_constant_samples_are_compared_exactly() -> None:
+    # Both constant: the difference is known exactly, and it is either nothing or certain.
+    exact = stats.compare_means([2.0, 2.0, 2.0], [5.0, 5.0])
+    assert (exact.diff, exact.low, exact.high, exact.p) == (3.0, 3.0, 3.0, 0.0)
+    # One constant side still has the other's spread: Welch with a zero variance.
+    b = [1.0, 2.0, 3.0, 6.0]
+    found = stats.compare_means([2.0, 2.0, 2.0], b)
+    error = math.sqrt(variance(b) / len(b))
+    p = 2 * float(student_t.sf(abs(fmean(b) - 2.0) / error, len(b) - 1))
+    assert found.p == pytest.approx(p, rel=1e-9) and found.low < found.diff < found.high
+
+
+def test_estimates_carry_their_game_counts() -> None:
+    assert stats.mean([1.0, 2.0, 3.0]).n == 3
+    assert stats.mean([7.0, 7.0]).n == 2
+    empty = stats.mean([])
+    assert empty.n == 0 and all(math.isnan(v) for v in (empty.value, empty.low, empty.high))
+    assert stats.proportion(3, 8).n == 8
+    none = stats.proportion(0, 0)
+    assert math.isnan(none.value) and (none.low, none.high, none.n) == (0.0, 1.0, 0)
+
+
+def test_an_untested_p_value_counts_as_one_in_the_adjustment() -> None:
+    # NaN (a difference that could not be tested) is 1: 0.01 * 2 / 1, then 1 * 2 / 2.
+    assert stats.adjust([0.01, math.nan]) == pytest.approx([0.02, 1.0])
+
+
+def test_reports_round_to_six_decimals_and_keep_counts_whole() -> None:
+    estimate = stats.Estimate(0.12345678, 0.1, 0.2, 5)
+    assert estimate.to_json() == {"value": 0.123457, "low": 0.1, "high": 0.2, "n": 5}
+    assert isinstance(estimate.to_json()["n"], int)
+    difference = stats.Difference(0.12345678, -0.1234564, 0.3, 0.00000049)
+    assert difference.to_json() == {"diff": 0.123457, "low": -0.123456, "high": 0.3, "p": 0.0}
