@@ -49,8 +49,8 @@ def prepare(name: str, area: dict[str, Any]) -> Path:
         "only_mutate": area["mutate"],
         "pytest_add_cli_args": ["-p", "no:cacheprovider", "-x"],
         "pytest_add_cli_args_test_selection": area["tests"],
-        "timeout_multiplier": 5.0,
-        "timeout_constant": 10.0,
+        "timeout_multiplier": 2.0,
+        "timeout_constant": 5.0,
     }
     table = "\n".join(f"{key} = {json.dumps(value)}" for key, value in settings.items())
     project = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
