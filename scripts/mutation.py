@@ -2,6 +2,7 @@
 
     .venv/bin/python scripts/mutation.py AREA [AREA ...]     # or --list
     .venv/bin/python scripts/mutation.py --survivors AREA    # the diffs of the survivors
+    .venv/bin/python scripts/mutation.py --score AREA        # the last run's score again
 
 Each area of ``[tool.boardlab.mutation]`` in ``pyproject.toml`` names the files to mutate, the
 functions of them that matter (mutmut's mutant-name globs) and the tests that cover them. mutmut
@@ -85,7 +86,12 @@ def run(name: str, area: dict[str, Any]) -> None:
     folder = prepare(name, area)
     command = ["nice", "-n", "19", *MUTMUT, "run", "--max-children", "1", *area["functions"]]
     subprocess.run(command, cwd=folder, check=False, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    found = {k: v for k, v in results(folder).items() if wanted(k, area)}
+    score(name, area)
+
+
+def score(name: str, area: dict[str, Any]) -> None:
+    """Print the score of the area's last run and the mutants it did not kill."""
+    found = {k: v for k, v in results(SCRATCH / name).items() if wanted(k, area)}
     equivalent = set(area.get("equivalent", []))
     counted = {k: v for k, v in found.items() if k not in equivalent}
     killed = sum(v in ("killed", "timeout") for v in counted.values())
@@ -115,6 +121,7 @@ def main() -> int:
     parser.add_argument("areas", nargs="*", help="areas to mutate (default: every one)")
     parser.add_argument("--list", action="store_true", help="list the areas and stop")
     parser.add_argument("--survivors", action="store_true", help="show the last run's survivors")
+    parser.add_argument("--score", action="store_true", help="the last run's score, no new run")
     args = parser.parse_args()
     known = areas()
     if args.list:
@@ -125,7 +132,7 @@ def main() -> int:
     if unknown:
         parser.error(f"unknown area {unknown[0]!r}; areas: {', '.join(known)}")
     for name in args.areas or list(known):
-        (survivors if args.survivors else run)(name, known[name])
+        (survivors if args.survivors else score if args.score else run)(name, known[name])
     return 0
 
 
