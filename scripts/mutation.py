@@ -106,13 +106,13 @@ def score(name: str, area: dict[str, Any]) -> None:
 
 
 def survivors(name: str, area: dict[str, Any]) -> None:
-    """The diff of every mutant of the area that was not killed."""
+    """The diff of every mutant of the area that was tried and not killed."""
     folder = SCRATCH / name
     equivalent = set(area.get("equivalent", []))
     for mutant, status in sorted(results(folder).items()):
         counted = wanted(mutant, area) and mutant not in equivalent
-        if counted and status not in ("killed", "timeout"):
-            print(f"# {status}")
+        if counted and status not in ("killed", "timeout", "not checked"):
+            print(f"# {status}", flush=True)
             subprocess.run([*MUTMUT, "show", mutant], cwd=folder, check=False)
 
 

@@ -7,6 +7,7 @@ what the rules let it see.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.sync.client import connect
 
 from tests.web.local import LocalServer, serve_here
 
@@ -279,3 +281,63 @@ def test_the_record_of_a_match_replays_its_turns(here: LocalServer, tmp_path: Pa
     assert status == 200
     assert "Player Romans: human\nPlayer Gauls: human\n" in record
     assert "Result: *\n" in record and record.endswith("1 Romans: d1-d3\n2 Gauls: a7-a5\n")
+
+
+def test_a_preset_is_checked_like_any_turn(here: LocalServer) -> None:
+    cyvasse = {"game": "cyvasse", "seats": [{"kind": "human"}, {"kind": "invite"}]}
+    match, (south, _) = create(here, cyvasse)
+    offered = here.get(f"/api/matches/{match}", south)[1]["presets"]
+    assert len(offered) > 1
+    refused(here, match, south, "turn", {"seat": 0, "ply": 0, "preset": "x"}, 422,
+            f"no preset 'x' can be played here; presets: {', '.join(offered)}")  # fmt: skip
+    refused(here, match, south, "turn", {"seat": 0, "ply": 1, "preset": offered[0]}, 409,
+            "the position has changed (you sent ply 1, it is 0); reload it")  # fmt: skip
+
+
+def marks(svg: str) -> set[str]:
+    return set(re.findall(r'class="[^"]*\blast\b[^"]*" data-id="([^"]+)"', svg))
+
+
+def test_a_preview_is_drawn_as_the_seat_sees_it(here: LocalServer) -> None:
+    match, (romans, _) = create(here, HOT_SEAT)
+    path = f"/api/matches/{match}/preview"
+    preview = here.post(path, {"seat": 0, "steps": ["d1-d3"]}, romans)[1]
+    assert marks(preview["svg"]) == {"d1", "d3"} and preview["turn_complete"]
+    assert preview["scores"] is None
+    assert preview["notes"] == ["Stones: Romans 16, Gauls 16 (of 16 each); ply 1."]
+    # North previews its deployment without seeing South's.
+    cyvasse = {"game": "cyvasse", "seats": [{"kind": "human"}, {"kind": "invite"}]}
+    match, (south, north) = create(here, cyvasse)
+    body = {"seat": 0, "ply": 0, "preset": "classic"}
+    assert here.post(f"/api/matches/{match}/turn", body, south)[0] == 200
+    seen = here.get(f"/api/matches/{match}", north)[1]
+    preview = here.post(f"/api/matches/{match}/preview", {"seat": 1, "steps": []}, north)[1]
+    assert preview["svg"] == seen["svg"]
+    assert preview["notes"] == seen["notes"] and "South's deployment is hidden" in preview["notes"]
+
+
+def test_the_record_is_dated_when_the_match_was_made_and_names_a_resignation(
+    here: LocalServer,
+) -> None:
+    match, (romans, gauls) = create(here, HOT_SEAT)
+    play(here, match, romans, 0, 0, "d1-d3")
+    here.post(f"/api/matches/{match}/resign", {"seat": 0}, romans)
+    created = next(
+        m["created"] for m in here.get("/api/matches?limit=200")[1]["matches"] if m["id"] == match
+    )
+    record = here.get(f"/api/matches/{match}/record", gauls)[1]
+    assert f"\nDate: {created}\n" in record
+    assert "\nResult: Romans=loss Gauls=win\nTermination: resignation\n" in record
+
+
+def test_a_follower_receives_the_view_live(here: LocalServer) -> None:
+    match, (romans, gauls) = create(here, HOT_SEAT)
+    url = here.url.replace("http://", "ws://") + f"ws/matches/{match}"
+    with connect(url) as socket:
+        socket.send(json.dumps({"tokens": [gauls]}))
+        first = json.loads(socket.recv(timeout=10))
+        assert first == {"type": "view", "view": here.get(f"/api/matches/{match}", gauls)[1]}
+        play(here, match, romans, 0, 0, "d1-d3")
+        update = json.loads(socket.recv(timeout=10))
+        assert update["type"] == "view" and update["view"]["ply"] == 1
+        assert update["view"] == here.get(f"/api/matches/{match}", gauls)[1]
