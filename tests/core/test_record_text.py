@@ -218,3 +218,44 @@ def test_a_record_cut_after_its_header_has_no_turns() -> None:
     assert loaded.turns == [] and final.ply == 0
     loaded, final = parse_record(head + "\n")
     assert loaded.turns == [] and final.ply == 0
+
+
+def test_a_claimed_result_without_termination_is_refused_as_cut_short() -> None:
+    record = random_game(MURUS, 1, plies=2)
+    text = record.to_text(record.replay())
+    text = text.replace("Result: *\nTermination: -\n", "Result: Romans=win Gauls=loss\n")
+    with pytest.raises(RecordError, match=r"<record>:11: the header claims a finished game"):
+        parse_record(text)
+
+
+def test_a_resignation_turn_that_would_end_the_game_says_where_it_belongs() -> None:
+    record = random_game(MURUS, 1, plies=2)
+    record.turns.append(Turn(0, [RESIGN]))
+    words = r"^this resignation would end the game: write it in the Result header$"
+    with pytest.raises(RecordError, match=words):
+        record.replay()
+
+
+def test_a_record_may_start_in_the_middle_of_a_turn() -> None:
+    game = boardlab.make("anacund", layout="l0")
+    state = game.new_initial_state()
+    state.play("6@19")
+    assert not state.turn_start
+    record = Record(game, state.position_text(), ["human", "human"], "2026-01-01")
+    for move in ("5@21", "4@18"):
+        action = state.parse_action(move)
+        record.add(state, action)
+        state.apply_action(action)
+    text = record.to_text(state)
+    assert text.endswith("\n1 A: 5@21+4@18\n")
+    loaded, final = parse_record(text)
+    assert final.position_text() == state.position_text()
+    copied = loaded.copy(0)
+    assert copied.start is not None and copied.start == loaded.start and copied.turns == []
+
+
+def test_a_header_value_may_hold_a_colon() -> None:
+    record = random_game(MURUS, 1, plies=2)
+    record.date = "2026-01-01: noon"
+    loaded, _ = parse_record(record.to_text(record.replay()))
+    assert loaded.date == "2026-01-01: noon"
