@@ -19,6 +19,7 @@ import argparse
 import fnmatch
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -82,8 +83,13 @@ def wanted(name: str, area: dict[str, Any]) -> bool:
 
 
 def run(name: str, area: dict[str, Any]) -> None:
-    """Mutate the area and print its score."""
+    """Mutate the area afresh and print its score.
+
+    mutmut keeps which tests reach which function and each mutant's result between runs, and
+    does not notice tests added to a file it already knew; a run starts from nothing instead.
+    """
     folder = prepare(name, area)
+    shutil.rmtree(folder / "mutants", ignore_errors=True)
     command = ["nice", "-n", "19", *MUTMUT, "run", "--max-children", "1", *area["functions"]]
     subprocess.run(command, cwd=folder, check=False, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     score(name, area)
