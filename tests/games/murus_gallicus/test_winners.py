@@ -11,6 +11,7 @@ from statistics import fmean
 import pytest
 
 import boardlab
+from boardlab.core.errors import IllegalMoveError
 from boardlab.core.outcome import Outcome, Result, Termination
 from boardlab.games.murus_gallicus.state import MurusGallicusState
 
@@ -119,3 +120,25 @@ def test_random_games_are_won_as_independent_engines_find() -> None:
     assert abs(roman_wins / GAMES - ROMAN_SHARE) <= share_tolerance + ROMAN_SHARE_ERROR
     length_tolerance = SIGMAS * PLY_SPREAD / math.sqrt(GAMES) + 0.1
     assert abs(fmean(lengths) - MEAN_PLIES) <= length_tolerance
+
+
+@pytest.mark.parametrize(
+    ("text", "results"),
+    [
+        ("8/8/8/8/8/8/G6R R 5", GAULS_WIN),  # a Gaul tower on row 1, the Romans to move
+        ("8/8/8/8/8/8/g6R R 5", GAULS_WIN),  # a Gaul wall there
+        ("6Rr/8/8/8/8/8/8 G 5", ROMANS_WIN),
+    ],
+)
+def test_a_position_with_a_stone_already_on_the_goal_is_won(
+    text: str, results: tuple[Result, Result]
+) -> None:
+    position = boardlab.make("murus-gallicus").state_from_text(text)
+    assert isinstance(position, MurusGallicusState)
+    assert ended(position).results == results
+
+
+def test_a_cell_beyond_the_top_row_is_named_as_off_the_board() -> None:
+    position = boardlab.make("murus-gallicus").state_from_text("8/8/8/8/8/8/R7 R 5")
+    with pytest.raises(IllegalMoveError, match=r"^illegal move 'a8-a6': the board has rows 1 to 7"):
+        position.play("a8-a6")
