@@ -96,16 +96,20 @@ def run(name: str, area: dict[str, Any]) -> None:
 
 
 def score(name: str, area: dict[str, Any]) -> None:
-    """Print the score of the area's last run and the mutants it did not kill."""
+    """Print the score of the area's last run and the mutants it did not kill.
+
+    The score is over the mutants the run tried: an interrupted run says how many it left.
+    """
     found = {k: v for k, v in results(SCRATCH / name).items() if wanted(k, area)}
     equivalent = set(area.get("equivalent", []))
-    counted = {k: v for k, v in found.items() if k not in equivalent}
+    counted = {k: v for k, v in found.items() if k not in equivalent and v != "not checked"}
+    unrun = sum(v == "not checked" for v in found.values())
     killed = sum(v in ("killed", "timeout") for v in counted.values())
     survived = sorted(k for k, v in counted.items() if v not in ("killed", "timeout"))
     score = 100 * killed / len(counted) if counted else 100.0
     print(
-        f"{name}: {len(found)} mutants, {len(found) - len(counted)} equivalent, "
-        f"{killed} killed, {len(survived)} not killed: score {score:.1f}%"
+        f"{name}: {len(found)} mutants, {len(found) - len(counted) - unrun} equivalent, "
+        f"{unrun} not run, {killed} killed, {len(survived)} not killed: score {score:.1f}%"
     )
     for mutant in survived:
         print(f"  {counted[mutant]}: {mutant}")
