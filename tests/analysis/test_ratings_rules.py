@@ -75,11 +75,11 @@ def test_openskill_counts_games_and_gives_the_same_answer_every_time() -> None:
 
 
 def test_a_rating_reports_to_a_tenth_of_a_point() -> None:
-    rating = Rating("level:easy", 123.456, 80.04, 166.96, 12)
+    rating = Rating("level:easy", 123.456, 80.46, 166.94, 12)
     assert rating.as_json() == {
         "player": "level:easy",
         "rating": 123.5,
-        "ci95": [80.0, 167.0],
+        "ci95": [80.5, 166.9],
         "games": 12,
     }
 
