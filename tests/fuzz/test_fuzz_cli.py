@@ -6,7 +6,7 @@ end in one line ``boardlab: error: ...`` with exit 2, within :data:`TIME_BOUND` 
 
 Every run draws fresh inputs from a new seed (CI: 15 examples per test, a few seconds); a
 failure prints the falsifying input and ``BOARDLAB_FUZZ_SEED=N``, which replays the run. A long
-run (about an hour on two cores): ``BOARDLAB_FUZZ_EXAMPLES=5000 pytest tests/fuzz`` (see
+run (about 45 minutes on two cores): ``BOARDLAB_FUZZ_EXAMPLES=5000 pytest tests/fuzz`` (see
 ``docs/testing.md``).
 """
 
