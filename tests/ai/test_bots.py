@@ -80,7 +80,9 @@ def test_time_budget_respected(spec: str) -> None:
     bot = _bot(spec, state.game)
     start = time.perf_counter()
     action = bot.choose(state)
-    assert time.perf_counter() - start < 1.0
+    # It searches for its whole budget (a bot that gave up early would play worse than asked),
+    # and stops soon after: the upper bound leaves room for a loaded machine.
+    assert 0.2 <= time.perf_counter() - start < 1.0
     assert action in state.legal_actions()
 
 

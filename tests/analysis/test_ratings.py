@@ -82,14 +82,17 @@ def test_bradley_terry_recovers_strengths_within_the_intervals(draw_share: float
 
 
 def test_bradley_terry_intervals_cover_the_truth_about_95_percent_of_the_time() -> None:
+    """900 intervals (2.5 s). Correct intervals cover 96.5% here (the prior's virtual draws make
+    them a little wide), one standard error 0.6%: the band 94-99% holds them by 4 standard
+    errors, while intervals 16% too narrow (92% coverage) or 40% too wide (99.6%) fall out."""
     rng = random.Random(11)
     hits = trials = 0
-    for _ in range(40):
+    for _ in range(300):
         for r in elo_ratings(two_seat_games(rng, 40, 0.3)):
             if r.player != "random":
                 hits += r.low <= TRUE[r.player] <= r.high
                 trials += 1
-    assert 0.88 <= hits / trials <= 1.0
+    assert 0.94 <= hits / trials <= 0.99
 
 
 def test_a_pairing_won_every_time_has_a_finite_rating_and_wide_interval() -> None:

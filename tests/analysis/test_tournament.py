@@ -88,9 +88,9 @@ def test_an_interrupted_tournament_resumes_to_the_same_table(
 
     def stop_after_five(done: int, total: int) -> None:
         if done == 5:
-            raise KeyboardInterrupt
+            raise KeyboardInterrupt("stopped after five games")
 
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(KeyboardInterrupt, match="stopped after five games"):
         run_tournament(config, tmp_path / "run", progress=stop_after_five)
     assert len(list(read_rows(tmp_path / "run"))) == 5
     resumed = run_tournament(config, tmp_path / "run", resume=True)

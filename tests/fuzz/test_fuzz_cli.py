@@ -4,7 +4,10 @@ Hypothesis generates command lines, position texts, move strings, option values 
 files (mutations of real records) for all five games. Each run of ``main`` must return 0 or
 end in one line ``boardlab: error: ...`` with exit 2, within :data:`TIME_BOUND` seconds.
 
-The CI budget is small; a long run: ``BOARDLAB_FUZZ_EXAMPLES=5000 pytest tests/fuzz``.
+Every run draws fresh inputs from a new seed (CI: 15 examples per test, a few seconds); a
+failure prints the falsifying input and ``BOARDLAB_FUZZ_SEED=N``, which replays the run. A long
+run (about 45 minutes on two cores): ``BOARDLAB_FUZZ_EXAMPLES=5000 pytest tests/fuzz`` (see
+``docs/testing.md``).
 """
 
 from __future__ import annotations
@@ -14,13 +17,14 @@ import os
 import random
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from boardlab.cli.main import main
@@ -30,15 +34,25 @@ from boardlab.core.records import Record, parse_record
 from boardlab.core.registry import game_class, game_ids, make
 
 EXAMPLES = int(os.environ.get("BOARDLAB_FUZZ_EXAMPLES", "15"))
+FUZZ_SEED = int(os.environ.get("BOARDLAB_FUZZ_SEED") or random.SystemRandom().randrange(2**32))
+"""The seed of this run's inputs: fresh unless given (``conftest.py`` prints it on failure)."""
 TIME_BOUND = 30
 """Seconds one input may take; more counts as a hang."""
 
-FUZZ = settings(
+_SETTINGS = settings(
     max_examples=EXAMPLES,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-    derandomize=EXAMPLES <= 50,
+    derandomize=False,
+    print_blob=True,
 )
+
+
+def FUZZ(test: Callable[..., None]) -> Callable[..., None]:
+    """The fuzz settings and this run's seed."""
+    seeded: Callable[..., None] = hypothesis_seed(FUZZ_SEED)(_SETTINGS(test))
+    return seeded
+
 
 GAMES = tuple(game_ids())
 HOSTILE_TEXT = st.one_of(

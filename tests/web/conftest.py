@@ -74,22 +74,29 @@ class Server:
         self, method: str, path: str, body: Any, token: str | None = None
     ) -> tuple[int, Any]:
         """One JSON request with an optional bearer token: (status, decoded answer)."""
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.url.rstrip("/") + path, data, method=method)
-        if data is not None:
-            request.add_header("Content-Type", "application/json")
-        if token:
-            request.add_header("Authorization", f"Bearer {token}")
-        try:
-            with urllib.request.urlopen(request, timeout=30) as answer:
-                status, raw = answer.status, answer.read()
-        except urllib.error.HTTPError as error:
-            status, raw = error.code, error.read()
-        text = raw.decode()
-        try:
-            return status, json.loads(text)
-        except json.JSONDecodeError:
-            return status, text
+        return json_request(self.url, method, path, body, token)
+
+
+def json_request(
+    url: str, method: str, path: str, body: Any, token: str | None = None
+) -> tuple[int, Any]:
+    """One JSON request to the server at ``url``: (status, decoded answer)."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url.rstrip("/") + path, data, method=method)
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            status, raw = answer.status, answer.read()
+    except urllib.error.HTTPError as error:
+        status, raw = error.code, error.read()
+    text = raw.decode()
+    try:
+        return status, json.loads(text)
+    except json.JSONDecodeError:
+        return status, text
 
 
 def start_server(

@@ -57,9 +57,8 @@ def test_a_bot_turn_pending_at_a_kill_is_played_after_the_restart(tmp_path: Path
 def test_sigterm_stops_the_server_cleanly(tmp_path: Path) -> None:
     server = start_server(tmp_path / "boardlab.sqlite3")
     create(server, MURUS_HOT_SEAT)
-    started = time.monotonic()
-    assert server.stop(signal.SIGTERM) == 0
-    assert time.monotonic() - started < 10
+    # uvicorn's grace period is 3 s; a server still running 3 s after it is killed (exit -9).
+    assert server.stop(signal.SIGTERM, timeout=6) == 0
     output = server.output()
     assert output.startswith(f"Boardlab is running: open http://127.0.0.1:{server.port}/")
     assert "Traceback" not in output

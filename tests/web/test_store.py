@@ -34,7 +34,7 @@ def test_an_event_index_is_taken_only_once(tmp_path: Path) -> None:
     store = SqliteStore(tmp_path / "store.sqlite3")
     store.create(config("a" * 16), Summary("active", None, 0, "t0"))
     store.append("a" * 16, 0, Event("turn", 0, "d1-d3"), Summary("active", None, 1, "t1"))
-    with pytest.raises(StoreConflict):
+    with pytest.raises(StoreConflict, match=f"match {'a' * 16} already has event 0"):
         store.append("a" * 16, 0, Event("turn", 0, "c1-c3"), Summary("active", None, 1, "t2"))
     stored = store.load("a" * 16)
     assert stored is not None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -312,7 +313,8 @@ def test_s9_no_draw_caps(key: str) -> None:
 @pytest.mark.parametrize("text", ["06@19", "6@019", "6@0", "6@37", "7@1", "0@1", "6-19", "6@", ""])
 def test_s10_malformed_decisions(text: str) -> None:
     """§10: size 1-6, '@', square 1-36 without leading zero."""
-    with pytest.raises(NotationError):
+    words = f"^malformed move '{re.escape(text)}': write size@square"
+    with pytest.raises(NotationError, match=words):
         l0().new_initial_state().parse_action(text)
 
 

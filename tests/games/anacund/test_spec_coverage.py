@@ -84,7 +84,7 @@ def test_s7_blocked_square_does_not_flank_a_self_landlock() -> None:
 )
 def test_s11_finished_only_with_a_to_move_and_sub_step_0(tail: str) -> None:
     """§11: all groups empty is accepted only with A to move and sub-step 0."""
-    with pytest.raises(PositionError):
+    with pytest.raises(PositionError, match="groups say A has placed 18 and B 18 pieces"):
         at(f"{'ba' * 18} {tail}")
     final = at(f"{'ba' * 18} A 0 000/000")
     assert final.outcome is not None
@@ -95,6 +95,6 @@ def test_s11_finished_only_with_a_to_move_and_sub_step_0(tail: str) -> None:
 def test_s6_no_other_action_than_a_placement(text: str) -> None:
     """§6: there is no pass and no choice to stop; only ``k@s`` decisions exist."""
     state = at(f"{'.' * 36} A 0 666/666")
-    with pytest.raises(NotationError):
+    with pytest.raises(NotationError, match=f"^malformed move '{text}': write size@square"):
         state.parse_action(text)
     assert all("@" in move for move in state.legal_moves())

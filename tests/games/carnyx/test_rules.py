@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import boardlab
@@ -13,7 +15,7 @@ from tests.games.carnyx.helpers import after, state
 
 def illegal_reason(s: CarnyxState, move: str) -> str:
     """The message of the IllegalMoveError that ``move`` raises in ``s``."""
-    with pytest.raises(IllegalMoveError) as error:
+    with pytest.raises(IllegalMoveError, match=f"^illegal move '{re.escape(move)}': ") as error:
         s.parse_action(move)
     return str(error.value)
 
@@ -306,7 +308,7 @@ def test_s9_ply_cap_counts_setup_plies() -> None:
     ],
 )
 def test_s12_bad_options_are_rejected(key: str, value: object) -> None:
-    with pytest.raises(OptionError):
+    with pytest.raises(OptionError, match=rf"^(option {key}: bad value|unknown option '{key}')"):
         boardlab.make("carnyx", **{key: value})
 
 

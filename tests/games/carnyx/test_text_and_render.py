@@ -57,7 +57,7 @@ def test_s11_immediate_allows_one_memory_entry_per_colour() -> None:
 
 def test_s11_token_conversion_bounds_the_grand_total() -> None:
     text = "L3L/5/5/5/D4 D 0,10,12/0,0,0 - - - 20"
-    with pytest.raises(PositionError):
+    with pytest.raises(PositionError, match="D has 23 pieces on the board and in its pools"):
         GAME.state_from_text(text)
     token = boardlab.make("carnyx", conversion="token")
     assert token.state_from_text(text).position_text() == text
@@ -67,7 +67,7 @@ def test_s10_every_notation_form_round_trips() -> None:
     s = GAME.state_from_text("1D3/5/5/5/L3D D 0,9,1/0,10,0 - - - 22")
     for move in ["R@b1", "b5-off@b1", "b5-a5", "H"]:
         assert s.action_to_str(s.parse_action(move)) == move
-    with pytest.raises(NotationError):
+    with pytest.raises(NotationError, match=r"^malformed move 'b5-off@': write @c1"):
         s.parse_action("b5-off@")
     with pytest.raises(IllegalMoveError, match="did you mean a1xb1"):
         GAME.state_from_text("5/5/5/5/LD2D L 0,10,0/0,10,0 - - - 23").parse_action("a1-b1")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from boardlab.core.errors import IllegalMoveError, NotationError, OptionError, PositionError
@@ -370,7 +372,7 @@ def test_repetition_draw() -> None:
 @pytest.mark.parametrize("text", ["m0,0", "a00,0:1,0", "f-0,0", "B@0,0x", "PASS", "f0,0 "])
 def test_malformed_notation(text: str) -> None:
     """§10: non-canonical strings are NotationError."""
-    with pytest.raises(NotationError):
+    with pytest.raises(NotationError, match=rf"^malformed move '{re.escape(text)}': write a"):
         state(RING).play(text)
 
 
@@ -388,33 +390,33 @@ def test_setup_kind_letter_must_match_step() -> None:
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "words"),
     [
-        "2 - 1 s1 0 0",
-        "3 - 1 s1 0 0 0",
-        "2 0,0=1b/2,0=2b 1 - 0 0 9",
-        "2 0,0=1b2b 1 - 0 0 9",
-        "2 1,0=1f/0,0=2b 1 - 0 0 9",
-        "2 0,0=1f/0,0=2b 1 - 0 0 9",
-        "2 0,00=1f/0,1=2f 1 - 0 0 9",
-        "2 0,-0=1f/0,1=2f 1 - 0 0 9",
-        "2 0,0=3f/0,1=2f 1 - 0 0 9",
-        "2 0,0=1b/0,1=2f 1 - 0 0 9",
-        "2 0,0=1f/0,1=2f 1 s2 0 0 1",
-        "2 0,0=1b 2 s2 0 0 2",
-        "2 0,0=1b 2 s3 0 0 1",
-        "2 0,0=1b/1,0=2b 1 s3 1 0 2",
-        "2 0,0=1f/0,1=2f 1 pass 0 0 9",
-        "2 0,0=1f/0,1=2f 1 - 01 0 9",
-        "2 0,0=1f/0,1=2f 1 - 0 2 9",
-        "2 0,0=1f/0,1=1f/0,2=1f 1 - 0 0 9",
-        "2 0,0=1f/0,1=2f  1 - 0 0 9",
-        "2 0,0=1f/0,1=2b 1 f0,0 0 0 9",
+        ("2 - 1 s1 0 0", "expected 7 fields"),
+        ("3 - 1 s1 0 0 0", "the position has 3 seats but this game has players=2"),
+        ("2 0,0=1b/2,0=2b 1 - 0 0 9", "the footprint is not connected"),
+        ("2 0,0=1b2b 1 - 0 0 9", "a counter above ground level must be in Attack mode"),
+        ("2 1,0=1f/0,0=2b 1 - 0 0 9", "cell 0,0 is out of order or repeated"),
+        ("2 0,0=1f/0,0=2b 1 - 0 0 9", "cell 0,0 is out of order or repeated"),
+        ("2 0,00=1f/0,1=2f 1 - 0 0 9", "bad cell entry '0,00=1f'"),
+        ("2 0,-0=1f/0,1=2f 1 - 0 0 9", "bad cell entry '0,-0=1f'"),
+        ("2 0,0=3f/0,1=2f 1 - 0 0 9", "seat 3 does not exist here"),
+        ("2 0,0=1b/0,1=2f 1 - 0 0 9", "the side to move, P1, has no Fortification left"),
+        ("2 0,0=1f/0,1=2f 1 s2 0 0 1", "in step s2 the side to move is P2 to Pn"),
+        ("2 0,0=1b 2 s2 0 0 2", "during setup the ply counter is the placements made: 1"),
+        ("2 0,0=1b 2 s3 0 0 1", "during setup the ply counter is the placements made: 3"),
+        ("2 0,0=1b/1,0=2b 1 s3 1 0 2", "during setup the no-capture and forced-pass counters"),
+        ("2 0,0=1f/0,1=2f 1 pass 0 0 9", "field 4 (step) must be s1-s5, - or a Mobile move"),
+        ("2 0,0=1f/0,1=2f 1 - 01 0 9", "the no-capture counter must be a canonical integer"),
+        ("2 0,0=1f/0,1=2f 1 - 0 2 9", "the forced-pass counter must be below the 2 seats"),
+        ("2 0,0=1f/0,1=1f/0,2=1f 1 - 0 0 9", "each seat has at most 2 of each"),
+        ("2 0,0=1f/0,1=2f  1 - 0 0 9", "expected 7 fields"),
+        ("2 0,0=1f/0,1=2b 1 f0,0 0 0 9", "the game is over, so the step must be -"),
     ],
 )
-def test_position_text_rejections(text: str) -> None:
+def test_position_text_rejections(text: str, words: str) -> None:
     """§11: malformed, non-canonical or inconsistent texts raise PositionError."""
-    with pytest.raises(PositionError):
+    with pytest.raises(PositionError, match=re.escape(words)):
         make(GAME_ID).state_from_text(text)
 
 
@@ -434,7 +436,7 @@ def test_position_text_rejections(text: str) -> None:
 )
 def test_bad_options(key: str, value: object) -> None:
     """§12: unknown keys and out-of-range values are OptionError."""
-    with pytest.raises(OptionError):
+    with pytest.raises(OptionError, match=rf"^(option {key}: bad value|unknown option '{key}')"):
         make(GAME_ID, **{key: value})
 
 

@@ -5,6 +5,8 @@ Each test names its spec section and stands on a position built for it.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from boardlab.core.errors import PositionError
@@ -95,20 +97,20 @@ def test_s9_forced_passes_draw_ranked_by_fortifications() -> None:
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "words"),
     [
-        "2 0,0=1b 1 s1 0 0 0",  # s1 needs an empty board
-        "2 - 2 s1 0 0 0",  # s1 needs side 1
-        "2 0,0=/0,1=2f 1 - 0 0 9",  # no empty stack
-        "2 0,0=1f/0,1=2f 1 - 0 0 9 ",  # trailing space: not seven fields
-        "2 0,0=1b 2 s2 1 0 1",  # setup counters are 0
-        "2 0,0=1b 2 s2 0 1 1",
-        "2 0,0=1F/0,1=2b 1 a0,0:0,1 0 0 9",  # the game is over: the step must be -
+        ("2 0,0=1b 1 s1 0 0 0", "before this placement P1 has placed 0"),  # s1: empty board
+        ("2 - 2 s1 0 0 0", "step s1 is P1's first placement"),
+        ("2 0,0=/0,1=2f 1 - 0 0 9", "bad cell entry '0,0='"),  # no empty stack
+        ("2 0,0=1f/0,1=2f 1 - 0 0 9 ", "expected 7 fields"),  # trailing space
+        ("2 0,0=1b 2 s2 1 0 1", "during setup the no-capture and forced-pass counters are 0"),
+        ("2 0,0=1b 2 s2 0 1 1", "during setup the no-capture and forced-pass counters are 0"),
+        ("2 0,0=1F/0,1=2b 1 a0,0:0,1 0 0 9", "the game is over, so the step must be -"),
     ],
 )
-def test_s11_further_consistency_conditions(text: str) -> None:
+def test_s11_further_consistency_conditions(text: str, words: str) -> None:
     """§11: setup steps, empty stacks, the field count and a finished game's step."""
-    with pytest.raises(PositionError):
+    with pytest.raises(PositionError, match=re.escape(words)):
         make(GAME_ID).state_from_text(text)
 
 

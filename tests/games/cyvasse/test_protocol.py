@@ -78,7 +78,7 @@ def test_perft_from_the_deployed_position_of_fact_3() -> None:
 
 def test_s10_notation_errors_are_typed_and_helpful() -> None:
     state = game().state_from_text("5k/7/8/9/10/4r6/10/9/2L5/7/K5 S - - 0 2")
-    with pytest.raises(NotationError):
+    with pytest.raises(NotationError, match=r"^malformed move 'c3c4': write a placement"):
         state.parse_action("c3c4")
     with pytest.raises(IllegalMoveError, match="did you mean c3xe6"):
         state.parse_action("c3-e6")
@@ -132,7 +132,7 @@ def test_s11_views_hide_the_other_deployment_until_both_are_done() -> None:
     assert "?" in drawing and "D" not in drawing.split("South (ranks")[0].split("\n", 1)[1]
     assert view.legal_moves() == state.legal_moves()
     assert game().view_from_text(view.position_text()).legal_moves() == state.legal_moves()
-    with pytest.raises(PositionError):
+    with pytest.raises(PositionError, match="South's whole army must be in its zone"):
         game().state_from_text(view.position_text())
     shown = game(hidden_setup=False).state_from_text(state.position_text())
     assert shown.view_text(1) == shown.position_text()

@@ -262,7 +262,7 @@ def test_s9_two_forced_passes_in_a_row_draw() -> None:
 def test_s6_7_end_is_illegal_by_default() -> None:
     state = build({"c3": "L"})
     state.play("c3-c6")
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(IllegalMoveError, match=r"^illegal move 'end': the cavalry turn must go on"):
         state.play("end")
 
 

@@ -166,7 +166,7 @@ def test_s6_7_end_only_mid_cavalry_turn_even_when_optional() -> None:
     """§6.7: under cavalry_second_optional, `end` is still illegal at the start of a turn."""
     state = build({"c3": "L"}, cavalry_second_optional=True)
     assert "end" not in state.legal_moves()
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(IllegalMoveError, match=r"^illegal move 'end': legal moves are"):
         state.play("end")
     state.play("c3-c6")
     assert "end" in state.legal_moves()
@@ -176,7 +176,7 @@ def test_s10_deployment_letters_are_uppercase_for_both_sides() -> None:
     """§10 deploy: North writes `K@e8`, never `k@e8`."""
     state = game(army="K1").new_initial_state()
     state.play("K@a1")
-    with pytest.raises(NotationError):
+    with pytest.raises(NotationError, match=r"^malformed move 'k@e8': write a placement"):
         state.play("k@e8")
     state.play("K@e8")
     assert state.position_text().startswith("6/7/8/4k4/")

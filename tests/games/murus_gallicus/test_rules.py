@@ -149,23 +149,23 @@ def test_s9_repetition_ignores_the_ply_counter_and_can_be_turned_off() -> None:
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "words"),
     [
-        "GGGGGGGG/8/8/8/8/8/RRRRRRRR R",  # missing field
-        "GGGGGGGG/8/8/8/8/8/RRRRRRRR X 0",  # bad side
-        "GGGGGGGG/8/8/8/8/8/RRRRRRRR R 01",  # leading zero
-        "GGGGGGGG/8/8/8/8/8/RRRRRRRR R -1",  # negative ply
-        "GGGGGGGG/8/8/8/8/RRRRRRRR R 0",  # too few rows
-        "GGGGGGGG/8/8/8/8/44/RRRRRRRR R 0",  # non-canonical empty run
-        "GGGGGGGG/8/8/8/8/7/RRRRRRRR R 0",  # row too short
-        "GGGGGGGG/8/8/8/8/R8/RRRRRRRR R 0",  # row too long
-        "GGGGGGGG/8/8/8/8/RRRRRRRR/RRRRRRRR R 0",  # too many Roman stones
-        "GGrGGGGG/2r5/8/8/8/8/RR1RRRRR R 21",  # mover already on the goal
-        "GGGGGGGG/8/8/8/8/8/RRRRRRRR  R 0",  # double space
+        ("GGGGGGGG/8/8/8/8/8/RRRRRRRR R", "needs 3 fields"),
+        ("GGGGGGGG/8/8/8/8/8/RRRRRRRR X 0", "side to move must be R or G"),
+        ("GGGGGGGG/8/8/8/8/8/RRRRRRRR R 01", "ply counter must be a plain decimal integer"),
+        ("GGGGGGGG/8/8/8/8/8/RRRRRRRR R -1", "ply counter must be a plain decimal integer"),
+        ("GGGGGGGG/8/8/8/8/RRRRRRRR R 0", "the 8x7 board has 7 rows"),
+        ("GGGGGGGG/8/8/8/8/44/RRRRRRRR R 0", "row 2: bad or non-canonical row '44'"),
+        ("GGGGGGGG/8/8/8/8/7/RRRRRRRR R 0", "row 2 covers 7 cells, not 8"),
+        ("GGGGGGGG/8/8/8/8/R8/RRRRRRRR R 0", "row 2 covers 9 cells, not 8"),
+        ("GGGGGGGG/8/8/8/8/RRRRRRRR/RRRRRRRR R 0", "Romans have more than 16 stones"),
+        ("GGrGGGGG/2r5/8/8/8/8/RR1RRRRR R 21", "Romans, to move, already stand on the goal"),
+        ("GGGGGGGG/8/8/8/8/8/RRRRRRRR  R 0", "needs 3 fields"),  # double space
     ],
 )
-def test_s11_bad_position_texts_are_rejected(text: str) -> None:
-    with pytest.raises(PositionError):
+def test_s11_bad_position_texts_are_rejected(text: str, words: str) -> None:
+    with pytest.raises(PositionError, match=words):
         state(text)
 
 

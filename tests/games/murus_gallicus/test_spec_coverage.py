@@ -55,23 +55,25 @@ def test_s5_m7_no_pass_is_ever_offered() -> None:
     """§5, M7: passing is never allowed, not even as a string the parser accepts."""
     position = state("GGGGGGGG/8/8/8/8/8/RRRRRRRR R 0")
     assert "pass" not in position.legal_moves()
-    with pytest.raises(BoardlabError):
+    with pytest.raises(BoardlabError, match="malformed move 'pass': write a tower move"):
         position.parse_action("pass")
 
 
 @pytest.mark.parametrize(
-    ("text", "board"),
+    ("text", "board", "words"),
     [
-        ("G7/8/8/8/8/8/g6R G 5", "8x7"),  # Gauls to move with a stone on row 1
-        ("GGGGGGGG/8/8/8/8/8/8/RRRRRRRR R 0", "8x7"),  # 8 rows on the 7-row board
-        ("GGGGGGGG/8/8/8/8/8/RRRRRRRR R 0", "8x8"),  # 7 rows on an 8-row board
-        ("GGGGGGGG/G7/8/8/8/8/RRRRRRRR R 0", "8x7"),  # 18 Gaul stones, 16 allowed
-        ("GGGGGGGG/GGGGGGGG/8/8/8/8/RRRRRRRR/RRRRRRRR R 0", "8x8"),  # 32 each on 8x8
+        # Gauls to move with a stone on row 1
+        ("G7/8/8/8/8/8/g6R G 5", "8x7", "Gauls, to move, already stand on the goal"),
+        ("GGGGGGGG/8/8/8/8/8/8/RRRRRRRR R 0", "8x7", "the 8x7 board has 7 rows"),
+        ("GGGGGGGG/8/8/8/8/8/RRRRRRRR R 0", "8x8", "the 8x8 board has 8 rows"),
+        # 18 Gaul stones, 16 allowed; then 32 each on 8x8
+        ("GGGGGGGG/G7/8/8/8/8/RRRRRRRR R 0", "8x7", "Gauls have more than 16 stones"),
+        ("GGGGGGGG/GGGGGGGG/8/8/8/8/RRRRRRRR/RRRRRRRR R 0", "8x8", "more than 16 stones"),
     ],
 )
-def test_s11_consistency_conditions_depend_on_the_board(text: str, board: str) -> None:
+def test_s11_consistency_conditions_depend_on_the_board(text: str, board: str, words: str) -> None:
     """§11: row count matches the board, stones at most the start, mover not on the goal."""
-    with pytest.raises(PositionError):
+    with pytest.raises(PositionError, match=words):
         state(text, board=board)
 
 
@@ -87,7 +89,7 @@ def test_s11_two_rows_board_allows_32_stones_each() -> None:
 )
 def test_s12_draw_cap_options_are_validated(key: str, value: object) -> None:
     """§12: repetition_draw and max_plies are integers >= 0."""
-    with pytest.raises(OptionError):
+    with pytest.raises(OptionError, match=rf"^option {key}: bad value .*an integer >= 0"):
         boardlab.make("murus-gallicus", **{key: value})
 
 
