@@ -210,13 +210,14 @@ def test_a_record_that_cannot_be_read_is_a_clear_error(tmp_path: Path) -> None:
         load_record(latin)
 
 
-def test_a_record_cut_after_its_header_has_no_turns() -> None:
+def test_a_record_cut_in_its_header_is_refused_and_an_empty_move_list_is_not() -> None:
     record = random_game(MURUS, 1, plies=2)
     text = record.to_text(record.replay())
     head = text.split("\n\n")[0]
-    loaded, final = parse_record(head)
-    assert loaded.turns == [] and final.ply == 0
-    loaded, final = parse_record(head + "\n")
+    for cut in (head, head + "\n"):
+        with pytest.raises(RecordError, match=r"no blank line before the moves$"):
+            parse_record(cut)
+    loaded, final = parse_record(head + "\n\n")
     assert loaded.turns == [] and final.ply == 0
 
 
