@@ -14,6 +14,7 @@ import numba
 import numpy as np
 
 from boardlab.core.engine import KernelArray
+from boardlab.core.kernel_random import below, next_state, seeded
 
 # -- kernel --
 
@@ -35,35 +36,6 @@ def returns(p: KernelArray, s: KernelArray, out: KernelArray) -> None:
 
 # -- end kernel --
 
-_MIX = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed int64 (the golden ratio)
-_STAR = 2685821657736338717  # the xorshift64* multiplier 0x2545F4914F6CDD1D
-_LOW52 = (1 << 52) - 1
-_LOW37 = (1 << 37) - 1
-_LOW32 = (1 << 32) - 1
-
-
-@numba.njit(cache=True)
-def _seeded(seed: int) -> int:
-    """A non-zero xorshift64* state from any seed."""
-    x = (seed + 1) * _MIX
-    x ^= (x >> 31) & ((1 << 33) - 1)
-    return x if x != 0 else 1
-
-
-@numba.njit(cache=True)
-def _next(x: int) -> int:
-    """One xorshift64* step of the generator state (int64 bits, logical shifts)."""
-    x ^= (x >> 12) & _LOW52
-    x ^= x << 25
-    x ^= (x >> 27) & _LOW37
-    return x
-
-
-@numba.njit(cache=True)
-def _below(x: int, n: int) -> int:
-    """A number in ``[0, n)`` from generator state ``x`` (the high 32 bits, scaled)."""
-    return (((x * _STAR) >> 32) & _LOW32) * n >> 32
-
 
 @numba.njit(cache=True)
 def random_playouts(
@@ -72,7 +44,7 @@ def random_playouts(
     """Play ``n`` uniformly random games from ``s`` (unchanged); (games, decisions)."""
     moves = np.empty(max_legal, dtype=np.int64)
     work = np.empty_like(s)
-    x = _seeded(seed)
+    x = seeded(seed)
     decisions = 0
     for _ in range(n):
         work[:] = s
@@ -80,8 +52,8 @@ def random_playouts(
             count = legal(p, work, moves)
             if count == 0:
                 break
-            x = _next(x)
-            apply(p, work, moves[_below(x, count)])
+            x = next_state(x)
+            apply(p, work, moves[below(x, count)])
             decisions += 1
     return n, decisions
 
@@ -95,14 +67,14 @@ def rollout(
     ``moves`` is scratch of length ``max_legal``; the returns of the position reached go to
     ``out`` (zeros unless it is over); the result is the number of decisions played.
     """
-    x = _seeded(seed)
+    x = seeded(seed)
     decisions = 0
     while decisions != steps:
         count = legal(p, s, moves)
         if count == 0:
             break
-        x = _next(x)
-        apply(p, s, moves[_below(x, count)])
+        x = next_state(x)
+        apply(p, s, moves[below(x, count)])
         decisions += 1
     returns(p, s, out)
     return decisions

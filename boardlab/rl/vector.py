@@ -25,6 +25,7 @@ import numpy.typing as npt
 from boardlab.core.engine import Kernel, kernel_for
 from boardlab.core.errors import BoardlabError
 from boardlab.core.kernel_drivers import specialised
+from boardlab.core.kernel_random import seeded
 from boardlab.core.options import SEED
 from boardlab.core.registry import make
 from boardlab.rl.fast import observation_encoder
@@ -135,7 +136,7 @@ class BatchedGame:
             terminated=np.zeros(n, dtype=np.bool_),
             truncated=np.zeros(n, dtype=np.bool_),
             final_observation=np.zeros((n, size), dtype=np.float32),
-            rng=np.array([_seeded(seed + i) for i in range(n)], dtype=np.int64),
+            rng=np.array([int(seeded(seed + i)) for i in range(n)], dtype=np.int64),
         )
         ints, floats = self._tables
         self.drivers.reset(
@@ -179,15 +180,7 @@ class BatchedGame:
 
 def seeded_generators(seed: int, n: int) -> npt.NDArray[np.int64]:
     """``n`` xorshift64* generator states for :meth:`BatchedGame.random_actions`."""
-    return np.array([_seeded(seed + i) for i in range(n)], dtype=np.int64)
-
-
-def _seeded(seed: int) -> int:
-    """A non-zero xorshift64* state from any seed (as the compiled drivers make them)."""
-    x = ((seed + 1) * 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
-    x ^= x >> 31
-    x = x - (1 << 64) if x >> 63 else x
-    return x or 1
+    return np.array([int(seeded(seed + i)) for i in range(n)], dtype=np.int64)
 
 
 def _kernel(game: Any) -> Kernel:

@@ -15,6 +15,7 @@ import numba
 import numpy as np
 
 from boardlab.core.engine import KernelArray
+from boardlab.core.kernel_random import below, next_state
 
 # -- kernel --
 
@@ -58,26 +59,6 @@ def observe(
 
 # -- end kernel --
 
-_LOW52 = (1 << 52) - 1
-_LOW37 = (1 << 37) - 1
-_LOW32 = (1 << 32) - 1
-_STAR = 2685821657736338717  # the xorshift64* multiplier 0x2545F4914F6CDD1D
-
-
-@numba.njit(cache=True)
-def _next(x: int) -> int:
-    """One xorshift64* step of a generator state (int64 bits, logical shifts)."""
-    x ^= (x >> 12) & _LOW52
-    x ^= x << 25
-    x ^= (x >> 27) & _LOW37
-    return x
-
-
-@numba.njit(cache=True)
-def _below(x: int, n: int) -> int:
-    """A number in ``[0, n)`` from generator state ``x``."""
-    return (((x * _STAR) >> 32) & _LOW32) * n >> 32
-
 
 @numba.njit(cache=True)
 def _is_legal(legal_ids: KernelArray, count: int, action: int) -> bool:
@@ -119,8 +100,8 @@ def _reset_one(i: int, states: KernelArray, initial: KernelArray, rng: KernelArr
     """Game ``i`` starts again from one of the initial states (drawn when there are several)."""
     pick = 0
     if initial.shape[0] > 1:
-        rng[i] = _next(rng[i])
-        pick = _below(rng[i], initial.shape[0])
+        rng[i] = next_state(rng[i])
+        pick = below(rng[i], initial.shape[0])
     states[i, :] = initial[pick]
 
 
@@ -239,8 +220,8 @@ def _bots(
         n = legal(p, states[i], legal_ids[i])
         if n == 0 or player(p, states[i]) == learner:
             return
-        rng[i] = _next(rng[i])
-        apply(p, states[i], legal_ids[i, _below(rng[i], n)])
+        rng[i] = next_state(rng[i])
+        apply(p, states[i], legal_ids[i, below(rng[i], n)])
 
 
 @numba.njit(cache=True)
@@ -351,5 +332,5 @@ def random_actions(
 ) -> None:
     """A uniformly random legal id per game into ``out`` (a policy for tests and benchmarks)."""
     for i in range(counts.shape[0]):
-        rng[i] = _next(rng[i])
-        out[i] = legal_ids[i, _below(rng[i], counts[i])] if counts[i] else 0
+        rng[i] = next_state(rng[i])
+        out[i] = legal_ids[i, below(rng[i], counts[i])] if counts[i] else 0
