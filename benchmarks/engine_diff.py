@@ -4,9 +4,12 @@ Plays ``--games`` seeded random games in both engines, spread round-robin over e
 of the game's ``kernel_cases.py`` (the sets its tests use), comparing at every decision the
 legal action ids, position text, end, returns, seat to move and Zobrist key
 (:func:`boardlab.core.engine_check.lockstep`). Stops at the first mismatch, printing its option
-set, seed and decision, with exit status 1. Prints progress every ``--report`` seconds.
+set, seed and decision, with exit status 1. Prints progress every ``--report`` seconds. With
+``--first`` a run starts later in the same sequence of games: runs over disjoint ranges (in
+parallel processes, or one after another) add up to one long run.
 
     nice python benchmarks/engine_diff.py --game murus-gallicus --games 100000 --seed 1
+    nice python benchmarks/engine_diff.py --game cyvasse --first 50000 --games 100000 --seed 7
 """
 
 from __future__ import annotations
@@ -24,7 +27,15 @@ from boardlab.core.registry import game_ids
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--game", required=True, choices=game_ids())
-    parser.add_argument("--games", type=int, default=1000, help="games in all (default 1000)")
+    parser.add_argument(
+        "--games", type=int, default=1000, help="play the sequence up to this game (default 1000)"
+    )
+    parser.add_argument(
+        "--first",
+        type=int,
+        default=0,
+        help="start at this game of the sequence: to extend a run or split it over processes",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=None, help="stop after this long")
     parser.add_argument("--report", type=float, default=60.0, help="progress every N seconds")
@@ -42,9 +53,9 @@ def main() -> int:
             parser.error(f"{args.game} has no compiled kernel here (is numba installed?)")
         setups.append((options, game, kernel))
     start = last = time.perf_counter()
-    played = decisions = 0
+    played, decisions = args.first, 0
     # Option set k plays the games of seed ``seed * 1000 + k`` in order, so a longer run with
-    # the same seed extends a shorter one.
+    # the same seed extends a shorter one, and runs over disjoint ranges add up.
     while played < args.games:
         index, case = divmod(played, len(setups))
         options, game, kernel = setups[case]
@@ -57,12 +68,14 @@ def main() -> int:
         now = time.perf_counter()
         if now - last >= args.report:
             last = now
-            print(f"{played} games, {decisions} decisions, {now - start:.0f} s", flush=True)
+            seconds = now - start
+            print(f"up to game {played - 1}: {decisions} decisions, {seconds:.0f} s", flush=True)
         if args.seconds is not None and now - start >= args.seconds:
             break
     print(
-        f"{args.game}: {played} games over {len(setups)} option sets, {decisions} decisions "
-        f"compared, no mismatch, {time.perf_counter() - start:.0f} s (seed {args.seed})",
+        f"{args.game}: games {args.first} to {played - 1} ({played - args.first} games) over "
+        f"{len(setups)} option sets, {decisions} decisions compared, no mismatch, "
+        f"{time.perf_counter() - start:.0f} s (seed {args.seed})",
         flush=True,
     )
     return 0

@@ -122,6 +122,13 @@ def test_s6_3_stack_exits_from_the_rank_before_jumping_an_opponent() -> None:
     assert "c4-off" in state(blocked.position_text(), jump_own=True).legal_moves()
 
 
+def test_s6_3_own_piece_in_the_corner_blocks_a_stack_exit() -> None:
+    """A1 is the board's first square: a Light stack on a2 may not leave over its own a1."""
+    blocked = state("4D/5/5/(LL)4/L4 L 0,10,0/0,10,0 - - - 21")
+    assert "a2-off" not in blocked.legal_moves()
+    assert "a2-off" in state(blocked.position_text(), jump_own=True).legal_moves()
+
+
 def test_s6_3_single_exits_only_from_the_opponents_home_rank() -> None:
     s = state("L4/2D2/5/5/5 D 0,10,0/0,10,0 - - - 20")
     assert not any("off" in m for m in s.legal_moves())
@@ -133,6 +140,11 @@ def test_s6_3_single_exit_reserve_option_names_no_square() -> None:
     assert s.legal_moves() == ["H", "b5-a5", "b5-c5", "b5-off"]
     assert after(s, "b5-off").position_text() == "5/5/5/5/L4 L 0,10,1/0,10,0 - - - 23"
     assert "single_exit=reserve" in illegal_reason(s, "b5-off@b1")
+
+
+def test_s6_3_single_exit_to_the_reserve_adds_to_what_is_there() -> None:
+    s = state("1D3/5/5/5/L4 D 0,10,1/0,10,0 - - - 22", single_exit="reserve")
+    assert after(s, "b5-off").position_text() == "5/5/5/5/L4 L 0,10,2/0,10,0 - - - 23"
 
 
 def test_s6_3_default_single_exit_must_name_an_allowed_square() -> None:
