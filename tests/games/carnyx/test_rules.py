@@ -256,10 +256,18 @@ def test_s8_loss_by_capture_ends_the_game_for_the_captured_player() -> None:
     assert s.outcome.results == (Result.LOSS, Result.WIN)
 
 
-def test_s8_loss_by_exhaustion() -> None:
-    s = state("5/5/5/5/L4 D 0,10,0/0,10,0 - - - 30")
+@pytest.mark.parametrize(
+    ("text", "results"),
+    [
+        ("5/5/5/5/L4 D 0,10,0/0,10,0 - - - 30", (Result.LOSS, Result.WIN)),
+        ("D4/5/5/5/5 L 0,10,0/0,10,0 - - - 31", (Result.WIN, Result.LOSS)),
+    ],
+    ids=["dark exhausted", "light exhausted"],
+)
+def test_s8_loss_by_exhaustion(text: str, results: tuple[Result, Result]) -> None:
+    s = state(text)
     assert s.outcome is not None
-    assert s.outcome.results == (Result.LOSS, Result.WIN)
+    assert s.outcome.results == results
     assert s.outcome.termination is Termination.EXHAUSTION
     assert s.legal_moves() == []
 
