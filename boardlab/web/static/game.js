@@ -179,7 +179,9 @@ class GamePage {
     const now = this.preview ?? v;
     // A finished game says so everywhere, also after a resignation (its position is not over).
     const end = v.status === "finished" ? endText(v, this.endings) : null;
-    $("status").textContent = end ? `Game over: ${end.head}.` : now.status_text;
+    // A whole turn waiting for its confirmation is described as such, not as the next seat's.
+    $("status").textContent = end ? `Game over: ${end.head}.`
+      : this.preview?.turn_complete ? "Your turn is complete: confirm it, or undo a step." : now.status_text;
     $("phase").textContent = end ? end.reason : now.phase ? `Phase: ${words(now.phase)}` : "";
     // On a phone the panel is under the board: this copy of the status sits above it.
     $("turn-line").textContent = $("status").textContent;
