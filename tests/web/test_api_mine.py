@@ -22,7 +22,7 @@ def test_only_matches_the_tokens_hold_are_listed(shared_server: Server) -> None:
 
 
 def test_bad_requests_are_refused_with_a_sentence(shared_server: Server) -> None:
-    many = {f"{n:016d}": [] for n in range(101)}
+    many: dict[str, list[str]] = {f"{n:016d}": [] for n in range(101)}
     for body, words in [
         ({}, "'matches' must map"),
         ({"matches": []}, "'matches' must map"),
