@@ -60,6 +60,7 @@ async def post_claim(request: Request) -> Response:
 async def post_mine(request: Request) -> Response:
     """``POST /api/mine``: the matches that the given tokens hold a seat in, the caller's
     turns first, then those in progress, abandoned and finished, each newest first."""
+    _count(request, "moves")  # it may load up to 100 matches: counted like a move
     body = await json_body(request)
     held = body.get("matches")
     if not isinstance(held, dict) or len(held) > MAX_MINE:
