@@ -53,7 +53,11 @@ async def post_claim(request: Request) -> Response:
             raise ApiError(409, USED)
         seats = list(session.config.seats)
         seats[seat] = replace(seats[seat], token_hash=token_hash(fresh))
-        session.config = replace(session.config, seats=tuple(seats))
+        claimed = replace(session.config, seats=tuple(seats))
+        # The copy served now may differ from this one if the match was reloaded meanwhile.
+        for copy in (session, hub.sessions.get(session.id)):
+            if copy is not None:
+                copy.config = claimed
     return JSONResponse({"seat": seat, "token": fresh})
 
 

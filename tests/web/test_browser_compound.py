@@ -19,6 +19,7 @@ from tests.web.conftest import Server
 from tests.web.test_browser_keyboard import FOCUSED, tab_to_board
 
 MAX_ENTERS = 6
+KEPT_ITEMS = 8
 
 
 def test_a_turn_in_the_making_survives_a_reload_and_is_confirmed_by_keyboard(
@@ -72,4 +73,39 @@ def test_a_turn_in_the_making_survives_a_reload_and_is_confirmed_by_keyboard(
     page.reload()
     page.wait_for_selector("body[data-ply='1']")
     expect(page.locator("#steps")).to_be_hidden()
+    context.close()
+
+
+def test_a_cyvasse_deployment_half_placed_survives_a_reload(
+    browser: Browser, shared_server: Server
+) -> None:
+    match_id, tokens, context, page = open_hot_seat(
+        browser, shared_server, "cyvasse", {"first_tie": "south", "seed": 1}
+    )
+    state = engine_state(shared_server, match_id, tokens[0])
+    actions = bot_turn(state, "random", seed=0)
+    assert len(actions) > KEPT_ITEMS
+    texts, walk = [], state.clone()
+    for action in actions:
+        # A deployment's notation names the item, which depends on what was placed before.
+        texts.append(walk.action_to_str(action))
+        walk.apply_action(action)
+    probe = state.clone()
+    for action in actions[:KEPT_ITEMS]:
+        click_decision(page, probe, action)
+        probe.apply_action(action)
+    expect(page.locator("#steps-text")).to_have_text(" + ".join(texts[:KEPT_ITEMS]))
+
+    page.reload()
+    page.wait_for_selector("body[data-ply]")
+    expect(page.locator("#steps-text")).to_have_text(
+        " + ".join(texts[:KEPT_ITEMS]), timeout=WAIT_MS
+    )
+    for action in actions[KEPT_ITEMS:]:
+        click_decision(page, probe, action)
+        probe.apply_action(action)
+    page.get_by_role("button", name="Confirm turn").click()
+    wait_for(page, "() => document.body.dataset.ply === '1'")
+    status, view = shared_server.get(f"/api/matches/{match_id}", tokens[0])
+    assert status == 200 and view["moves"][0]["turn"] == "+".join(texts), view["moves"]
     context.close()
