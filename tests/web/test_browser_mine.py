@@ -89,6 +89,7 @@ def test_the_lobby_lists_my_games_with_my_turns_first(browser: Browser, server: 
         "finished",
     ]
     expect(rows.nth(0)).to_contain_text("Your turn")
+    expect(page).to_have_title("● Your turn (1) — Boardlab")
     expect(rows.nth(0).get_by_role("link", name="Play")).to_be_visible()
     expect(rows.nth(1)).to_contain_text("Gauls")
     expect(rows.nth(3)).to_contain_text("Light won")

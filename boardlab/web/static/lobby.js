@@ -189,6 +189,9 @@ async function refreshMine() {
     return;
   }
   const names = new Map(catalogue.games.map((g) => [g.id, g.name]));
+  const turns = answer.matches.filter((m) => m.state === "your turn").length;
+  document.title = turns ? `● Your turn (${turns}) — Boardlab` : "Boardlab";
+  $("favicon").href = turns ? "/static/favicon-turn.svg" : "/static/favicon.svg";
   $("mine").hidden = answer.matches.length === 0;
   replace($("mine-list"), answer.matches.map((m) => el("tr", { "data-match": m.id, "data-state": m.state },
     el("td", {}, names.get(m.game) ?? m.game),
