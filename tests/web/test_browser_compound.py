@@ -4,8 +4,9 @@ board."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
+from boardlab.core.state import State
 from tests.web.browser_play import (
     WAIT_MS,
     bot_turn,
@@ -22,6 +23,17 @@ MAX_ENTERS = 6
 KEPT_ITEMS = 8
 
 
+def step(page: Page, probe: State, actions: list[int], texts: list[str], made: int) -> None:
+    """Click ``actions``, the next steps of the turn in ``probe`` after ``made`` of ``texts``,
+    each once the page shows the one before (a click while a preview is under way is ignored,
+    as for a person)."""
+    for index, action in enumerate(actions, made + 1):
+        click_decision(page, probe, action)
+        probe.apply_action(action)
+        expected = " + ".join(texts[:index])
+        expect(page.locator("#steps-text")).to_have_text(expected, timeout=WAIT_MS)
+
+
 def test_a_turn_in_the_making_survives_a_reload_and_is_confirmed_by_keyboard(
     browser: Browser, shared_server: Server
 ) -> None:
@@ -33,10 +45,7 @@ def test_a_turn_in_the_making_survives_a_reload_and_is_confirmed_by_keyboard(
     assert len(actions) == 3
     texts = [state.action_to_str(action) for action in actions]
     probe = state.clone()
-    for action in actions[:2]:
-        click_decision(page, probe, action)
-        probe.apply_action(action)
-    expect(page.locator("#steps-text")).to_have_text(" + ".join(texts[:2]))
+    step(page, probe, actions[:2], texts, 0)
 
     page.reload()
     page.wait_for_selector("body[data-ply]")
@@ -45,7 +54,7 @@ def test_a_turn_in_the_making_survives_a_reload_and_is_confirmed_by_keyboard(
     assert ply(page) == 0
 
     # The last step shows the whole turn and asks first; the step can still be taken back.
-    click_decision(page, probe, actions[2])
+    step(page, probe, actions[2:], texts, 2)
     confirm = page.get_by_role("button", name="Confirm turn")
     expect(confirm).to_be_visible()
     expect(page.locator("#steps-text")).to_have_text(" + ".join(texts))
@@ -91,19 +100,14 @@ def test_a_cyvasse_deployment_half_placed_survives_a_reload(
         texts.append(walk.action_to_str(action))
         walk.apply_action(action)
     probe = state.clone()
-    for action in actions[:KEPT_ITEMS]:
-        click_decision(page, probe, action)
-        probe.apply_action(action)
-    expect(page.locator("#steps-text")).to_have_text(" + ".join(texts[:KEPT_ITEMS]))
+    step(page, probe, actions[:KEPT_ITEMS], texts, 0)
 
     page.reload()
     page.wait_for_selector("body[data-ply]")
     expect(page.locator("#steps-text")).to_have_text(
         " + ".join(texts[:KEPT_ITEMS]), timeout=WAIT_MS
     )
-    for action in actions[KEPT_ITEMS:]:
-        click_decision(page, probe, action)
-        probe.apply_action(action)
+    step(page, probe, actions[KEPT_ITEMS:], texts, KEPT_ITEMS)
     page.get_by_role("button", name="Confirm turn").click()
     wait_for(page, "() => document.body.dataset.ply === '1'")
     status, view = shared_server.get(f"/api/matches/{match_id}", tokens[0])
