@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 import boardlab
 from boardlab.ai.players import make_bot
@@ -26,6 +26,7 @@ from tests.web.conftest import Server
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 MID_GAME_PLIES = 8
+PHONE: ViewportSize = {"width": 390, "height": 844}
 OPTIONS: dict[str, dict[str, Any]] = {"cyvasse": {"seed": 1}, "anacund": {"layout": "l0"}}
 """Options that make the server's game the same as the test's (coin toss, board layout)."""
 
@@ -73,7 +74,10 @@ def page(browser: Browser) -> Any:
     context.close()
 
 
-def test_the_lobby_has_no_serious_violation(page: Page, shared_server: Server) -> None:
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_the_lobby_has_no_serious_violation(page: Page, shared_server: Server, phone: bool) -> None:
+    if phone:
+        page.set_viewport_size(PHONE)
     match_id, tokens = mid_game(shared_server, "carnyx")
     # Holding a seat, the lobby also lists "Your games".
     open_match(page.context, shared_server, match_id, tokens)
@@ -89,7 +93,7 @@ def test_a_mid_game_page_has_no_serious_violation(
     page: Page, shared_server: Server, game_id: str, phone: bool
 ) -> None:
     if phone:
-        page.set_viewport_size({"width": 390, "height": 844})
+        page.set_viewport_size(PHONE)
     match_id, tokens = mid_game(shared_server, game_id)
     page = open_match(page.context, shared_server, match_id, tokens)
     wait_for(page, "() => !document.getElementById('notation').hidden")
