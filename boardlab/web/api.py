@@ -9,6 +9,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 from boardlab.core.registry import game_ids, make
+from boardlab.web.abandoned import abandoned
 from boardlab.web.creation import new_match, rematch_answer, rematch_config
 from boardlab.web.errors import ApiError
 from boardlab.web.hub import Hub, now, preset_seed
@@ -103,6 +104,7 @@ async def list_matches(request: Request) -> Response:
                     for seat, seat_config in enumerate(config.seats)
                 ],
                 "status": summary.status,
+                "abandoned": abandoned(summary),
                 "result": summary.result,
                 "created": config.created,
                 "updated": summary.updated,

@@ -20,7 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from boardlab.core.render_model import SPECTATOR
 from boardlab.render.svg import render_svg
-from boardlab.web import api
+from boardlab.web import api, seating
 from boardlab.web.catalogue import build_catalogue
 from boardlab.web.errors import ApiError
 from boardlab.web.hub import DEFAULT_LIVE_MATCHES, Hub
@@ -162,6 +162,8 @@ def create_app(
         Route("/api/matches/{match_id}/takeback", api.post_takeback, methods=["POST"]),
         Route("/api/matches/{match_id}/rematch", api.post_rematch, methods=["POST"]),
         Route("/api/matches/{match_id}/record", api.get_record),
+        Route("/api/matches/{match_id}/claim", seating.post_claim, methods=["POST"]),
+        Route("/api/mine", seating.post_mine, methods=["POST"]),
         WebSocketRoute("/ws/matches/{match_id}", match_socket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]

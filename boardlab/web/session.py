@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from boardlab.core.errors import BoardlabError
@@ -256,6 +257,9 @@ class MatchSession:
                 self._drawings.clear()
             paths = self.last_turn_paths(at) if visible else ()
             model = self.states[at].render_model(view=self.drawn_as(view), last_turn=paths)
+            if self.resigned is not None and at == self.ply:
+                # The position is not over by the rules: its caption would name a side to move.
+                model = replace(model, status=game_over(self.resigned, self.names))
             drawn = self._drawings[key] = (model, render_svg(model))
         return drawn
 
@@ -439,6 +443,12 @@ class MatchSession:
             return self.state.presets()
         except BoardlabError:
             return []
+
+
+def game_over(outcome: Outcome, names: tuple[str, ...]) -> str:
+    """The caption of a finished game: ``Game over: Gauls won.`` or ``Game over: Draw.``"""
+    winners = " and ".join(names[seat] for seat in outcome.winners)
+    return f"Game over: {winners} won." if winners else "Game over: Draw."
 
 
 def to_json(data: Any) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -126,6 +127,25 @@ class SqliteStore:
                 )
         except sqlite3.IntegrityError as error:
             raise StoreConflict(f"match {match_id} already has event {index}") from error
+
+    def claim_seat(self, match_id: str, seat: int, was: str, now: str) -> bool:
+        """Swap the seat's token hash ``was`` for ``now`` in one transaction (False if the
+        seat no longer has ``was``)."""
+        with self._transaction():
+            query = "SELECT config FROM matches WHERE id = ?"
+            row = self._db.execute(query, (match_id,)).fetchone()
+            if row is None:
+                return False
+            config = _config_from_json(row[0])
+            if not 0 <= seat < len(config.seats) or config.seats[seat].token_hash != was:
+                return False
+            seats = list(config.seats)
+            seats[seat] = replace(seats[seat], token_hash=now)
+            self._db.execute(
+                "UPDATE matches SET config = ? WHERE id = ?",
+                (_config_json(replace(config, seats=tuple(seats))), match_id),
+            )
+            return True
 
     def list(
         self, game: str | None = None, status: Status | None = None, limit: int = 50

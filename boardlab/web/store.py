@@ -91,6 +91,10 @@ class Store(Protocol):
         Raises StoreConflict if the match already has an event ``index``.
         """
 
+    def claim_seat(self, match_id: str, seat: int, was: str, now: str) -> bool:
+        """Replace seat ``seat``'s token hash ``was`` by ``now``, atomically; False (nothing
+        changed) if the seat's hash is no longer ``was``: an invite is claimed once."""
+
     def list(
         self, game: str | None = None, status: Status | None = None, limit: int = 50
     ) -> list[tuple[MatchConfig, Summary]]:

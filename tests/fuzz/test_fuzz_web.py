@@ -125,10 +125,25 @@ VALID: dict[str, list[dict[str, Any]]] = {
     "resign": [{"seat": 0}, {"seat": 1}],
     "takeback": [{"seat": 0}],
     "rematch": [{}],
+    "claim": [{"seat": 1, "token": "A" * 43}, {"seat": 0, "token": "b" * 43}],
 }
 """Bodies that each request of the app accepts (by the last part of its path), to mutate."""
 KEYS = st.sampled_from(
-    ["game", "options", "seats", "seat", "ply", "turn", "preset", "steps", "kind", "bot", "tokens"]
+    [
+        "game",
+        "options",
+        "seats",
+        "seat",
+        "ply",
+        "turn",
+        "preset",
+        "steps",
+        "kind",
+        "bot",
+        "tokens",
+        "token",
+        "matches",
+    ]
 )
 
 
@@ -186,6 +201,8 @@ def paths(draw: st.DrawFn, matches: list[str]) -> str:
                 f"/api/matches/{match}/takeback",
                 f"/api/matches/{match}/rematch",
                 f"/api/matches/{match}/record",
+                f"/api/matches/{match}/claim",
+                "/api/mine",
                 f"/match/{match}",
                 "/static/" + urllib.parse.quote(draw(st.text(max_size=12)), safe="/"),
             ]

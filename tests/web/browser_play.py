@@ -148,15 +148,20 @@ def click_decision(page: Page, state: State, action: int) -> None:
 
 
 def play_turn(page: Page, state: State, actions: list[int]) -> None:
-    """Click every decision of one turn (a compound turn step by step) and wait for the commit."""
+    """Click every decision of one turn (a compound turn step by step, then "Confirm turn")
+    and wait for the commit."""
     before = ply(page)
     made: list[str] = []
-    for index, action in enumerate(actions):
+    for action in actions:
         made.append(state.action_to_str(action))
         click_decision(page, state, action)
         state.apply_action(action)
-        if index < len(actions) - 1:
+        if len(actions) > 1:
             expect(page.locator("#steps-text")).to_have_text(" + ".join(made), timeout=WAIT_MS)
+    if len(actions) > 1:
+        # A turn of several steps is only shown when complete, until it is confirmed.
+        assert ply(page) == before
+        page.get_by_role("button", name="Confirm turn").click()
     wait_ply_past(page, before)
 
 

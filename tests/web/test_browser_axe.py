@@ -1,5 +1,6 @@
 """axe-core, from a vendored copy, finds no serious or critical accessibility violation on the
-lobby, a mid-game page of every game, a finished game and the rules pages."""
+lobby (with this browser's own games), every game's page mid-game (on a desktop and a phone,
+and inside a turn waiting for its confirmation) and finished, and the rules pages."""
 
 from __future__ import annotations
 
@@ -7,16 +8,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 import boardlab
 from boardlab.ai.players import make_bot
 from boardlab.core.registry import game_ids
-from tests.web.browser_play import create_match, open_match, resign, wait_for
+from tests.web.browser_play import (
+    bot_turn,
+    click_decision,
+    create_match,
+    engine_state,
+    open_match,
+    resign,
+    wait_for,
+)
 from tests.web.conftest import Server
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 MID_GAME_PLIES = 8
+PHONE: ViewportSize = {"width": 390, "height": 844}
 OPTIONS: dict[str, dict[str, Any]] = {"cyvasse": {"seed": 1}, "anacund": {"layout": "l0"}}
 """Options that make the server's game the same as the test's (coin toss, board layout)."""
 
@@ -64,24 +74,50 @@ def page(browser: Browser) -> Any:
     context.close()
 
 
-def test_the_lobby_has_no_serious_violation(page: Page, shared_server: Server) -> None:
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_the_lobby_has_no_serious_violation(page: Page, shared_server: Server, phone: bool) -> None:
+    if phone:
+        page.set_viewport_size(PHONE)
+    match_id, tokens = mid_game(shared_server, "carnyx")
+    # Holding a seat, the lobby also lists "Your games".
+    open_match(page.context, shared_server, match_id, tokens)
     page.goto(shared_server.url)
     page.wait_for_selector(".game-card")
+    page.wait_for_selector("#mine-list tr")
     assert violations(page) == []
 
 
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
 @pytest.mark.parametrize("game_id", game_ids())
 def test_a_mid_game_page_has_no_serious_violation(
-    page: Page, shared_server: Server, game_id: str
+    page: Page, shared_server: Server, game_id: str, phone: bool
 ) -> None:
+    if phone:
+        page.set_viewport_size(PHONE)
     match_id, tokens = mid_game(shared_server, game_id)
     page = open_match(page.context, shared_server, match_id, tokens)
     wait_for(page, "() => !document.getElementById('notation').hidden")
     assert violations(page) == []
 
 
-def test_a_finished_page_has_no_serious_violation(page: Page, shared_server: Server) -> None:
-    match_id, tokens = mid_game(shared_server, "murus-gallicus")
+def test_a_turn_waiting_for_its_confirmation_has_no_serious_violation(
+    page: Page, shared_server: Server
+) -> None:
+    match_id, tokens = mid_game(shared_server, "anacund")
+    page = open_match(page.context, shared_server, match_id, tokens)
+    state = engine_state(shared_server, match_id, ",".join(tokens.values()))
+    for action in bot_turn(state, "greedy", seed=0):
+        click_decision(page, state, action)
+        state.apply_action(action)
+    expect(page.get_by_role("button", name="Confirm turn")).to_be_visible()
+    assert violations(page) == []
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_a_finished_page_has_no_serious_violation(
+    page: Page, shared_server: Server, game_id: str
+) -> None:
+    match_id, tokens = mid_game(shared_server, game_id)
     page = open_match(page.context, shared_server, match_id, tokens)
     resign(page)
     wait_for(page, "() => document.body.dataset.status === 'finished'")

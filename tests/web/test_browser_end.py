@@ -31,9 +31,15 @@ def shown_end(page: Page) -> dict[str, str]:
 def test_after_a_resignation_everything_says_who_won(
     browser: Browser, shared_server: Server
 ) -> None:
-    page = open_hot_seat(browser, shared_server, "murus-gallicus").page
+    match_id, _, _, page = open_hot_seat(browser, shared_server, "murus-gallicus")
     resign(page)  # the Romans, to move, resign at once
     shown = shown_end(page)
+    # The server draws the caption itself, for every viewer (here a spectator) and in review.
+    status, view = shared_server.get(f"/api/matches/{match_id}")
+    assert status == 200 and view["status_text"] == "Game over: Gauls won.", view["status_text"]
+    assert "Game over: Gauls won." in view["svg"] and "to move" not in view["svg"]
+    status, position = shared_server.get(f"/api/matches/{match_id}/position?at={view['ply']}")
+    assert status == 200 and "Game over: Gauls won." in position["svg"]
     assert shown["status"] == "Game over: Gauls won."
     assert shown["phase"] == "Romans resigned."
     assert shown["banner"] == "Gauls won. Romans resigned."

@@ -1,11 +1,20 @@
 """The game page on a 390x844 phone: whose turn is said above the board, every button is at
-least 44 px tall, and Anacund's track is zoomed so its squares are 44 px and can be played."""
+least 44 px tall, and every board is zoomed so that each cell and piece that can be tapped is
+at least 44 px across (the board scrolls sideways), and a turn is played by taps."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Browser, ViewportSize, expect
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from tests.web.browser_play import bot_turn, create_match, engine_state, open_match, play_turn
+from tests.web.browser_play import (
+    bot_turn,
+    create_match,
+    engine_state,
+    open_match,
+    play_turn,
+    wait_ply_past,
+)
 from tests.web.conftest import Server
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -41,4 +50,45 @@ def test_anacund_is_readable_and_playable_on_a_phone(
     play_turn(page, state, bot_turn(state, "greedy", seed=0))  # three placements by taps
     expect(line).to_have_text(page.locator("#status").inner_text())
     expect(line).to_contain_text("B")
+    context.close()
+
+
+SMALLEST_CELL = """() => Math.min(...[...document.querySelectorAll('#board [data-id]')]
+  .map((node) => node.getBoundingClientRect()).filter((box) => box.width > 0)
+  .map((box) => Math.min(box.width, box.height)))"""
+
+
+def check_phone_page(page: Page) -> None:
+    """The turn line is above the board; every cell, piece and button is a 44 px target."""
+    line, board = page.locator("#turn-line"), page.locator("#board")
+    expect(line).to_be_visible()
+    line_box, board_box = line.bounding_box(), board.bounding_box()
+    assert line_box and board_box and line_box["y"] + line_box["height"] <= board_box["y"]
+    assert page.evaluate(SMALLEST_CELL) >= TARGET_PX
+    for button in page.locator("button:visible").all():
+        box = button.bounding_box()
+        assert box and box["height"] >= TARGET_PX, (button.inner_text(), box)
+
+
+@pytest.mark.parametrize("game", ["murus-gallicus", "carnyx", "cyvasse", "colosseum-offcuts"])
+def test_every_board_has_44_px_targets_and_is_played_by_taps(
+    browser: Browser, shared_server: Server, game: str
+) -> None:
+    created = create_match(shared_server, game, [{"kind": "human"}, {"kind": "human"}])
+    tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
+    both = f"{tokens[0]},{tokens[1]}"
+    context = browser.new_context(viewport=PHONE, has_touch=True)
+    page = open_match(context, shared_server, created["id"], tokens)
+    check_phone_page(page)
+    if game == "cyvasse":
+        # Both lineups by preset buttons, so the turn below is a move in play.
+        for _ in range(2):
+            before = int(page.get_attribute("body", "data-ply") or "0")
+            page.locator('#presets button[data-preset="classic"]').tap()
+            wait_ply_past(page, before)
+    for turn in range(2):
+        state = engine_state(shared_server, created["id"], both)
+        play_turn(page, state, bot_turn(state, "greedy", seed=turn))
+        expect(page.locator("#turn-line")).to_have_text(page.locator("#status").inner_text())
+        check_phone_page(page)
     context.close()

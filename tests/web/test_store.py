@@ -59,3 +59,21 @@ def test_list_filters_by_game_and_status_newest_first(tmp_path: Path) -> None:
     assert [c.id[0] for c, _ in store.list(status="active")] == ["c", "b"]
     assert [c.id[0] for c, _ in store.list(game="carnyx", status="finished")] == []
     assert len(store.list(limit=1)) == 1
+
+
+def test_a_seat_is_claimed_once_even_from_two_connections(tmp_path: Path) -> None:
+    path = tmp_path / "store.sqlite3"
+    first, second = SqliteStore(path), SqliteStore(path)
+    first.create(config("c" * 16), Summary("active", None, 0, "t0"))
+    invite, mine, theirs = "ab" * 32, "cd" * 32, "ef" * 32
+    assert first.claim_seat("c" * 16, 0, invite, mine)
+    assert not second.claim_seat("c" * 16, 0, invite, theirs), "the invite is used up"
+    assert not second.claim_seat("c" * 16, 1, invite, theirs), "seat 1 never had that hash"
+    assert not second.claim_seat("c" * 16, 5, invite, theirs)
+    assert not second.claim_seat("x" * 16, 0, invite, theirs)
+    first.close()
+    second.close()
+    stored = SqliteStore(path).load("c" * 16)
+    assert stored is not None
+    assert [seat.token_hash for seat in stored.config.seats] == [mine, None]
+    assert stored.config.seats[0].kind == "human" and stored.config.options == {"board": "8x7"}

@@ -8,7 +8,8 @@ export class ApiError extends Error {
   }
 }
 
-const tokenKey = (id) => `boardlab:match:${id}`;
+const TOKEN_PREFIX = "boardlab:match:";
+const tokenKey = (id) => `${TOKEN_PREFIX}${id}`;
 const inviteKey = (id) => `boardlab:invites:${id}`;
 
 function readJson(key) {
@@ -50,15 +51,38 @@ export function keepCreated(answer) {
 }
 
 /**
- * Move an invite fragment (`#seat=1&token=...`) into localStorage and out of the address bar,
- * so the token is neither bookmarked with the page nor shown over a shoulder.
+ * Claim the seat of an invite fragment (`#seat=1&token=...`) and drop the fragment from the
+ * address bar, so the link is neither bookmarked with the page nor shown over a shoulder. The
+ * server swaps the link's token for a fresh one kept in localStorage: the first browser to open
+ * the link takes the seat, any later one only watches (resolves to the refusal's message).
  */
-export function takeInviteFragment(id) {
+export async function claimInvite(id) {
   const params = new URLSearchParams(location.hash.slice(1));
-  const seat = params.get("seat");
+  const seat = Number.parseInt(params.get("seat") ?? "", 10);
   const token = params.get("token");
-  if (seat !== null && token) saveTokens(id, { [seat]: token });
   if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+  if (!Number.isInteger(seat) || !token) return null;
+  // Opening its own link again, a browser already holding the seat keeps it.
+  if (loadTokens(id)[seat]) return null;
+  try {
+    const answer = await request("POST", `/api/matches/${encodeURIComponent(id)}/claim`, { body: { seat, token } });
+    saveTokens(id, { [answer.seat]: answer.token });
+    return null;
+  } catch (error) {
+    return error.message;
+  }
+}
+
+/** Every match this browser holds a seat in, as `{matchId: [token, ...]}`. */
+export function heldMatches() {
+  const held = {};
+  for (let i = 0; i < localStorage.length; i += 1) {
+    const key = localStorage.key(i);
+    const id = key?.startsWith(TOKEN_PREFIX) ? key.slice(TOKEN_PREFIX.length) : null;
+    const tokens = id ? Object.values(loadTokens(id)) : [];
+    if (tokens.length) held[id] = tokens;
+  }
+  return held;
 }
 
 /** Send one JSON request; resolve to the answer's data or throw an ApiError with its message. */

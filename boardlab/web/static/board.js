@@ -5,6 +5,8 @@
 import { svgNode } from "./dom.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
+const MIN_TARGET_PX = 46;  // 44 px touch targets, with room for rounding
+const NARROW = "(max-width: 600px)";
 
 export class Board {
   /** `onCell(id)` is called for a click on any element that carries a `data-id`. */
@@ -46,10 +48,28 @@ export class Board {
     svg.removeAttribute("width");
     svg.removeAttribute("height");
     const first = this.svg === null;
+    const left = this.container.scrollLeft;
     this.container.replaceChildren(svg);
     this.svg = svg;
-    // A board zoomed wider than a phone (see style.css) opens at its middle, where the pools are.
-    if (first) this.container.scrollLeft = (this.container.scrollWidth - this.container.clientWidth) / 2;
+    this.fit();
+    // A board zoomed wider than a phone opens at its middle (where Anacund's pools are), and
+    // stays scrolled where the player left it when the next picture comes.
+    this.container.scrollLeft = first ? (this.container.scrollWidth - this.container.clientWidth) / 2 : left;
+  }
+
+  /**
+   * On a phone, draw the picture wide enough that its smallest cell or piece is a 44 px touch
+   * target; the board's box then scrolls sideways. Measured on every picture: a board that
+   * grows (Colosseum Offcuts) is zoomed as far as it needs.
+   */
+  fit() {
+    if (!window.matchMedia(NARROW).matches) return;
+    const sizes = [...this.svg.querySelectorAll("[data-id]")].map((node) => node.getBoundingClientRect())
+      .filter((box) => box.width > 0).map((box) => Math.min(box.width, box.height));
+    const smallest = Math.min(...sizes);
+    if (!sizes.length || smallest >= MIN_TARGET_PX) return;
+    const width = this.svg.getBoundingClientRect().width * MIN_TARGET_PX / smallest;
+    Object.assign(this.svg.style, { width: `${Math.ceil(width)}px`, maxWidth: "none", maxHeight: "none" });
   }
 
   /** Replace the picture's status line (under the board) by `text`, centred, with no swatch. */

@@ -3,7 +3,8 @@
  * turns step by step through the preview API), and offers review, flip, resign, takeback,
  * rematch and the record download.
  */
-import { ApiError, keepCreated, loadInvites, loadTokens, request, takeInviteFragment } from "./api.js";
+import { ApiError, claimInvite, keepCreated, loadInvites, loadTokens, request } from "./api.js";
+import { TurnSignal } from "./signal.js";
 import { Board } from "./board.js";
 import { ClickPicker } from "./clicks.js";
 import { el, notify, replace, words } from "./dom.js";
@@ -19,6 +20,7 @@ class GamePage {
     this.view = null;
     this.steps = [];          // decisions of the unfinished turn, committed together
     this.preview = null;      // the preview after `steps` (null: show the view itself)
+    this.turnKey = `boardlab:turn:${matchId}`;  // `steps` kept over a reload: {seat, ply, steps}
     this.picker = new ClickPicker();
     this.reviewAt = null;     // turns shown while reviewing (null: the live position)
     this.thinkingSeat = null;
@@ -30,11 +32,13 @@ class GamePage {
     this.flipped = this.flipChoice === "1";
     this.board = new Board($("board"), (id) => this.onCell(id));
     this.board.setFlipped(this.flipped);
+    this.signal = new TurnSignal($("alerts"));
     this.wire();
   }
 
   wire() {
     $("undo-step").addEventListener("click", () => this.undoStep());
+    $("confirm-turn").addEventListener("click", (event) => this.confirm(event.detail === 0));
     $("flip").addEventListener("click", () => this.flip());
     $("resign").addEventListener("click", () => this.resign());
     $("takeback").addEventListener("click", () => this.takeback());
@@ -110,15 +114,41 @@ class GamePage {
       this.flipped = view.players.length === 2 && (view.you ?? []).length === 1 && view.you[0] === 1;
       this.board.setFlipped(this.flipped);
     }
+    // A turn left unfinished by a reload comes back once the page knows its seats.
+    const kept = old ? null : this.keptTurn();
     if (moved) this.resetTurn();
     if (moved && this.reviewAt !== null) this.reviewAt = null;
     this.render();
+    this.signal.update(view.name, this.mySeat() !== null, !old);
+    if (kept) this.restoreTurn(kept);
   }
 
   resetTurn() {
     this.steps = [];
     this.preview = null;
     this.picker.reset(this.view?.legal ?? []);
+    localStorage.removeItem(this.turnKey);
+  }
+
+  /** The steps of this match's unfinished turn that this browser kept, if any. */
+  keptTurn() {
+    try {
+      const kept = JSON.parse(localStorage.getItem(this.turnKey) ?? "null");
+      return kept && Array.isArray(kept.steps) && kept.steps.length ? kept : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Preview the kept steps again, if the turn is still this browser's at the same ply. */
+  async restoreTurn(kept) {
+    const seat = this.mySeat();
+    if (seat === null || kept.seat !== seat || kept.ply !== this.view.ply || this.busy) return;
+    const steps = kept.steps.map(String);
+    await this.whileBusy(async () => {
+      const preview = await request("POST", `${this.api}/preview`, { body: { seat, steps }, matchId: this.id });
+      this.showPreview(steps, preview);
+    }, () => { this.resetTurn(); this.render(); });
   }
 
   /** The seat this browser plays now, or null. */
@@ -140,7 +170,6 @@ class GamePage {
     // Tests and scripts wait on these instead of on timing.
     document.body.dataset.ply = v.ply;
     document.body.dataset.status = v.status;
-    document.title = `Boardlab: ${v.name}`;
     $("rules-link").hidden = false;
     $("rules-link").href = `/rules/${encodeURIComponent(v.game)}`;
     const you = v.you ?? [];
@@ -150,7 +179,9 @@ class GamePage {
     const now = this.preview ?? v;
     // A finished game says so everywhere, also after a resignation (its position is not over).
     const end = v.status === "finished" ? endText(v, this.endings) : null;
-    $("status").textContent = end ? `Game over: ${end.head}.` : now.status_text;
+    // A whole turn waiting for its confirmation is described as such, not as the next seat's.
+    $("status").textContent = end ? `Game over: ${end.head}.`
+      : this.preview?.turn_complete ? "Your turn is complete: confirm it, or undo a step." : now.status_text;
     $("phase").textContent = end ? end.reason : now.phase ? `Phase: ${words(now.phase)}` : "";
     // On a phone the panel is under the board: this copy of the status sits above it.
     $("turn-line").textContent = $("status").textContent;
@@ -181,6 +212,7 @@ class GamePage {
     const active = v.status === "active";
     const vsBot = v.players.some((p) => p.kind === "bot") && !v.players.some((p) => p.kind === "invite");
     $("resign").hidden = !(holds && active);
+    $("alerts-field").hidden = !(holds && active);
     $("takeback").hidden = !(holds && active && vsBot && v.moves.length > 0);
     for (const b of document.querySelectorAll(".rematch")) {
       b.hidden = !(holds && !active);
@@ -233,6 +265,7 @@ class GamePage {
     }
     $("steps").hidden = !(mine && this.steps.length);
     $("steps-text").textContent = this.steps.join(" + ");
+    $("confirm-turn").hidden = !this.preview?.turn_complete;
     replace($("buttons"), legal.filter((d) => d.button).map((d) => el("button", {
       type: "button", class: "decision", "data-button": d.button, title: d.text,
       onclick: () => this.decide(d),
@@ -278,10 +311,12 @@ class GamePage {
       const preview = await request("POST", `${this.api}/preview`, {
         body: { seat, steps }, matchId: this.id,
       });
-      if (preview.turn_complete) {
-        await this.commit({ seat, ply: this.view.ply, turn: steps.join("+") });
+      if (preview.turn_complete && steps.length === 1) {
+        await this.commit({ seat, ply: this.view.ply, turn: steps[0] });
       } else {
+        // A turn of several steps is shown whole and waits for "Confirm turn".
         this.showPreview(steps, preview);
+        if (preview.turn_complete && this.board.keyboard) $("confirm-turn").focus();
       }
     }, () => {
       this.resetTurn();
@@ -307,7 +342,19 @@ class GamePage {
     this.steps = steps;
     this.preview = preview;
     this.picker.reset(preview.legal);
+    localStorage.setItem(this.turnKey, JSON.stringify({ seat: this.mySeat(), ply: this.view.ply, steps }));
     this.render();
+  }
+
+  /** Commit the whole turn shown; by keyboard, the focus goes back to the board after. */
+  async confirm(byKeyboard) {
+    const seat = this.mySeat();
+    if (seat === null || this.busy || !this.preview?.turn_complete) return;
+    await this.whileBusy(() => this.commit({ seat, ply: this.view.ply, turn: this.steps.join("+") }));
+    if (byKeyboard) {
+      this.board.keyboard = true;
+      this.board.keepFocus();
+    }
   }
 
   async commit(body) {
@@ -465,5 +512,7 @@ function buttonLabel(name) {
 }
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).at(-1) ?? "");
-takeInviteFragment(matchId);
-new GamePage(matchId).start();
+claimInvite(matchId).then(async (refused) => {
+  await new GamePage(matchId).start();
+  if (refused) notify(`${refused[0].toUpperCase()}${refused.slice(1)}.`, "info");
+});

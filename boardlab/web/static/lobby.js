@@ -1,9 +1,10 @@
 /** The lobby: the games with their pictures, the new-game form, and the games on the server. */
-import { keepCreated, request } from "./api.js";
+import { heldMatches, keepCreated, request } from "./api.js";
 import { el, notify, replace, svgNode, words } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 5000;
+const MAX_MINE = 100;  // the server's limit of one "my games" request
 
 let catalogue = { games: [], bots: [] };
 let chosen = null;
@@ -153,6 +154,7 @@ async function create(event) {
 }
 
 async function refresh() {
+  refreshMine();
   const query = new URLSearchParams({ limit: "50" });
   if ($("filter-game").value) query.set("game", $("filter-game").value);
   if ($("filter-status").value) query.set("status", $("filter-status").value);
@@ -169,10 +171,37 @@ async function refresh() {
     el("td", {}, names.get(m.game) ?? m.game),
     el("td", {}, (m.players ?? []).map(playerText).join(" · ")),
     el("td", { class: "num" }, String(m.plies ?? "")),
-    el("td", {}, m.status === "finished" ? resultText(m.result) : "in progress"),
+    el("td", {}, m.status === "finished" ? resultText(m.result) : m.abandoned ? "abandoned" : "in progress"),
     el("td", {}, when(m.updated)),
     el("td", {}, el("a", { class: "button", href: `/match/${encodeURIComponent(m.id)}` },
       m.status === "finished" ? "Review" : "Open")))));
+}
+
+/** The games this browser holds a seat in (by the tokens it keeps), its turns first. */
+async function refreshMine() {
+  const held = Object.fromEntries(Object.entries(heldMatches()).slice(0, MAX_MINE));
+  if (!Object.keys(held).length) return;
+  let answer;
+  try {
+    answer = await request("POST", "/api/mine", { body: { matches: held } });
+  } catch (error) {
+    notify(error.message);
+    return;
+  }
+  const names = new Map(catalogue.games.map((g) => [g.id, g.name]));
+  const turns = answer.matches.filter((m) => m.state === "your turn").length;
+  document.title = turns ? `● Your turn (${turns}) — Boardlab` : "Boardlab";
+  $("favicon").href = turns ? "/static/favicon-turn.svg" : "/static/favicon.svg";
+  $("mine").hidden = answer.matches.length === 0;
+  replace($("mine-list"), answer.matches.map((m) => el("tr", { "data-match": m.id, "data-state": m.state },
+    el("td", {}, names.get(m.game) ?? m.game),
+    el("td", {}, m.you.map((seat) => m.players[seat]).join(", ")),
+    el("td", { class: "num" }, String(m.plies)),
+    el("td", {}, m.state === "your turn" ? el("strong", { class: "your-turn" }, "Your turn")
+      : m.state === "finished" ? resultText(m.result) : m.state),
+    el("td", {}, when(m.updated)),
+    el("td", {}, el("a", { class: m.state === "your turn" ? "button primary" : "button", href: `/match/${encodeURIComponent(m.id)}` },
+      m.state === "finished" ? "Review" : m.state === "your turn" ? "Play" : "Open")))));
 }
 
 function playerText(player) {
