@@ -228,7 +228,12 @@ def test_a_match_without_a_human_seat_always_ends(
 ) -> None:
     bots = [{"kind": "bot", "bot": "random"}] * 2
     match, _ = create(shared_server, {"game": game, "seats": bots, "options": options})
+    # The bots start at once: a Cyvasse record is refused (409) while a deployment is hidden.
+    deadline = time.monotonic() + 30
     status, record = shared_server.get(f"/api/matches/{match}/record")
+    while status == 409 and time.monotonic() < deadline:
+        time.sleep(0.1)
+        status, record = shared_server.get(f"/api/matches/{match}/record")
     assert status == 200 and capped in record.splitlines()
     # With a person at a seat, the options stay as asked.
     people = [{"kind": "human"}, bots[0]]
