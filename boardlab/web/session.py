@@ -360,14 +360,7 @@ class MatchSession:
 
     def legal(self, state: State) -> list[dict[str, Any]]:
         """The legal next decisions of ``state`` with their click paths."""
-        return [
-            {
-                "text": state.action_to_str(action),
-                "targets": list(path.targets),
-                "button": path.button,
-            }
-            for action, path in state.click_paths().items()
-        ]
+        return legal_decisions(state)
 
     def position(self, at: int, held: frozenset[int]) -> dict[str, Any]:
         """The picture after the first ``at`` turns, in the client's view."""
@@ -439,6 +432,18 @@ class MatchSession:
             return self.state.presets()
         except BoardlabError:
             return []
+
+
+def legal_decisions(state: State) -> list[dict[str, Any]]:
+    """The legal next decisions of ``state`` with their click paths, as views list them."""
+    return [
+        {
+            "text": state.action_to_str(action),
+            "targets": list(path.targets),
+            "button": path.button,
+        }
+        for action, path in state.click_paths().items()
+    ]
 
 
 def to_json(data: Any) -> str:
