@@ -33,7 +33,7 @@ from boardlab.web.analysis_bot import analyse
 from boardlab.web.creation import bot_specs, make_game, new_match
 from boardlab.web.errors import ApiError
 from boardlab.web.hub import Hub, now
-from boardlab.web.limits import RateLimiter, client_key
+from boardlab.web.limits import Limits, RateLimiter, client_key
 from boardlab.web.requests import (
     MATCH_ID_PATTERN,
     MAX_NAME_CHARS,
@@ -50,8 +50,6 @@ MAX_LINE = 4000
 MAX_RECORD_BYTES = 48 * 1024
 ANALYSIS_SECONDS = 3.0
 """The bot's time budget per analysis request."""
-ANALYSES_PER_MINUTE = 20.0
-ANALYSIS_BURST = 6
 ANALYSES_AT_ONCE = 1
 """Analyses searching at once on the server (they share the bot workers with the matches)."""
 LOG = logging.getLogger("boardlab.web")
@@ -79,12 +77,14 @@ def _hub(request: Request) -> Hub:
     return hub
 
 
-def _limiter(request: Request, name: str) -> RateLimiter:
+def _searches(request: Request) -> RateLimiter:
+    """The per-address allowance of bot searches (made on first use, from the server's limits,
+    so the app's own setup needs no line for it)."""
     state = request.app.state
-    if not hasattr(state, name):
-        # Made on first use, so the app's own setup needs no analysis-specific line.
-        setattr(state, name, RateLimiter("analyses", ANALYSES_PER_MINUTE, ANALYSIS_BURST))
-    limiter: RateLimiter = getattr(state, name)
+    if not hasattr(state, "analyses"):
+        limits: Limits = state.limits
+        state.analyses = RateLimiter("analyses", limits.analyses_per_minute, limits.analysis_burst)
+    limiter: RateLimiter = state.analyses
     return limiter
 
 
@@ -155,12 +155,18 @@ def _match_id(value: str) -> str:
     return value
 
 
-def follow(game: Game, state: State, line: list[str]) -> tuple[list[Turn], list[ClickPath]]:
-    """Play ``line`` on ``state`` in place; its turns, and the click paths of the last one
-    (422 naming the first decision that is not legal)."""
+def follow(
+    state: State, line: list[str], at: int | None = None
+) -> tuple[State, list[Turn], list[ClickPath]]:
+    """Play ``line`` on ``state`` in place (422 naming the first decision that is not legal);
+    the position after its first ``at`` decisions (default: all), the turns of the whole line,
+    and the click paths of the turn that led to that position."""
     turns: list[Turn] = []
     paths: list[ClickPath] = []
+    shown: tuple[State, list[ClickPath]] | None = None
     for index, decision in enumerate(line):
+        if index == at:
+            shown = (state.clone(), list(paths))
         mover = state.current_player
         new_turn = state.turn_start or not turns
         if new_turn:
@@ -179,14 +185,19 @@ def follow(game: Game, state: State, line: list[str]) -> tuple[list[Turn], list[
             turns.append(Turn(mover, [decision]))
         else:
             turns[-1].decisions.append(decision)
-    return turns, paths
+    if shown is None:
+        return state, turns, paths
+    return shown[0], turns, shown[1]
 
 
 def position(request: Request, data: dict[str, Any]) -> Position:
-    """The position a request's source and line lead to."""
+    """The position a request's source and line lead to (after ``at`` decisions of the line,
+    when given)."""
     game, state, view, start = _source(request, data)
-    turns, paths = follow(game, state, _line(data))
-    return Position(game, state, turns, paths, view, start)
+    line = _line(data)
+    at = field_int(data, "at", 0, len(line)) if "at" in data else None
+    shown, turns, paths = follow(state, line, at)
+    return Position(game, shown, turns, paths, view, start)
 
 
 # -- answers ------------------------------------------------------------------------------
@@ -236,11 +247,20 @@ def position_answer(where: Position) -> dict[str, Any]:
         "result": None if outcome is None else outcome.describe(game.player_names),
         "legal": [] if over else legal_decisions(state),
         "presets": _presets(state) if state.turn_start else [],
-        "turns": [{"seat": turn.seat, "text": turn.text} for turn in where.turns],
+        "turns": _turns(where.turns),
         "hidden": where.view is not None,
         "play_on": refusal is None,
         "play_on_refusal": refusal,
     }
+
+
+def _turns(turns: list[Turn]) -> list[dict[str, Any]]:
+    """Turns as answers list them: seat, text, and how many decisions of the line end there."""
+    listed, end = [], 0
+    for turn in turns:
+        end += len(turn.decisions)
+        listed.append({"seat": turn.seat, "text": turn.text, "end": end})
+    return listed
 
 
 # -- handlers -----------------------------------------------------------------------------
@@ -248,7 +268,7 @@ def position_answer(where: Position) -> dict[str, Any]:
 
 async def post_open(request: Request) -> Response:
     """``POST /api/analysis/open``: the source and main line of a match or an uploaded record."""
-    _count(request, _limiter(request, "analysis_opens"))
+    _count(request, request.app.state.moves)
     body = await json_body(request)
     if "record" in body:
         return JSONResponse(_open_record(body["record"]))
@@ -318,7 +338,9 @@ async def post_position(request: Request) -> Response:
         for action in probe.preset_actions(preset, random.SystemRandom().randrange(2**31)):
             extra.append(probe.action_to_str(action))
             probe.apply_action(action)
-        where = position(request, {**body, "line": [*_line(body), *extra]})
+        # Played where the board stands: whatever of the line came after it gives way.
+        kept = _line(body)[: body["at"]] if "at" in body else _line(body)
+        where = position(request, {"source": body.get("source"), "line": [*kept, *extra]})
     answer = position_answer(where)
     answer["line"] = [d for turn in where.turns for d in turn.decisions]
     return JSONResponse(answer)
@@ -326,7 +348,7 @@ async def post_position(request: Request) -> Response:
 
 async def post_evaluate(request: Request) -> Response:
     """``POST /api/analysis/evaluate``: the bot's suggestion, line and evaluations."""
-    _count(request, _limiter(request, "analysis_searches"))
+    _count(request, _searches(request))
     body = await json_body(request)
     spec = body.get("bot")
     if spec not in bot_specs():
@@ -360,12 +382,12 @@ async def post_evaluate(request: Request) -> Response:
     first = probe.parse_action(found["suggestion"])
     targets = list(probe.click_path(first).targets)
     mover = probe.current_player
-    turns, _ = follow(where.game, probe, found["line"])
+    _, turns, _ = follow(probe, found["line"])
     found |= {
         "bot": spec,
         "mover": mover,
         "targets": targets,
-        "line_turns": [{"seat": turn.seat, "text": turn.text} for turn in turns],
+        "line_turns": _turns(turns),
     }
     return JSONResponse(found)
 
@@ -375,7 +397,8 @@ async def post_play(request: Request) -> Response:
     and every other seat the bot; the answer is the creation's (tokens)."""
     _count(request, request.app.state.creations)
     body = await json_body(request)
-    where = position(request, body)
+    # The whole line is the new match's moves: it starts where the line ends.
+    where = position(request, {key: value for key, value in body.items() if key != "at"})
     refusal = _play_on_refusal(where)
     if refusal is not None:
         raise ApiError(409, refusal)
