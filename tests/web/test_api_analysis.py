@@ -5,7 +5,11 @@ deployment, which no analysis answer may reveal."""
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import boardlab
 from boardlab.core.records import parse_record
@@ -13,7 +17,7 @@ from tests.web.conftest import Server, start_server
 from tests.web.test_api import create, turn
 from tests.web.test_api_hidden import NORTH_ZONE, SOUTH_ZONE, deployment, preset
 
-MG = {"game": "murus-gallicus", "options": {}, "start": None}
+MG: dict[str, Any] = {"game": "murus-gallicus", "options": {}, "start": None}
 
 
 def played(server: Server, plies: int) -> tuple[str, list[str | None], list[str]]:
@@ -191,7 +195,7 @@ def north_attacks(server: Server, south_lineup: list[str]) -> tuple[str, list[st
                 [*north_full, "pass"],
                 ["K@" + SOUTH_ZONE[0]],
             ):
-                body = {"source": source, "line": line}
+                body: dict[str, Any] = {"source": source, "line": line}
                 answers.append(json.dumps(server.post("/api/analysis/position", body, token)))
                 body |= {"seat": 1, "bot": "random"}
                 answers.append(json.dumps(server.post("/api/analysis/play", body, token)))
@@ -246,3 +250,75 @@ def test_after_the_deployment_everything_is_open_to_analysis(shared_server: Serv
         opened = analyse(shared_server, "open", {"match": match}, token)
         assert len(opened["main"]) == sum(opened["turns"]) and opened["turns"][0] == 19
         assert opened["source"]["game"] == "cyvasse"
+
+
+# -- hostile bodies -----------------------------------------------------------------------
+
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**30), 10**30),
+    st.text(max_size=30),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=2),
+)
+FUZZ_EXAMPLES = int(os.environ.get("BOARDLAB_ANALYSIS_FUZZ_EXAMPLES", "60"))
+"""Examples of the hostile-body test (more for a longer run)."""
+MG_MOVES = boardlab.make("murus-gallicus").new_initial_state().legal_moves()
+
+
+@st.composite
+def analysis_bodies(draw: st.DrawFn, match: str) -> dict[str, Any]:
+    """A body one mutation or so away from the page's own (so the deeper checks are reached)."""
+    source = draw(
+        st.one_of(
+            st.just(MG),
+            st.just({"match": match, "at": draw(st.one_of(st.integers(-2, 5), JUNK))}),
+            st.fixed_dictionaries(
+                {
+                    "game": st.sampled_from(["cyvasse", "anacund", "colosseum-offcuts", "x"]),
+                    "options": st.one_of(
+                        st.dictionaries(
+                            st.sampled_from(["players", "seed", "max_plies", "layout", "q"]),
+                            st.one_of(st.integers(-5, 10**20), st.text(max_size=8)),
+                            max_size=3,
+                        ),
+                        JUNK,
+                    ),
+                    "start": st.one_of(st.none(), st.text(max_size=40), JUNK),
+                }
+            ),
+            JUNK,
+        )
+    )
+    body: dict[str, Any] = {"source": source}
+    step = st.one_of(st.sampled_from([*MG_MOVES, "resign", "pass", "end"]), st.text(max_size=8))
+    body["line"] = draw(st.one_of(st.lists(step, max_size=6), JUNK))
+    for key, values in (
+        ("at", st.one_of(st.integers(-1, 7), JUNK)),
+        ("bot", st.one_of(st.sampled_from(["random", "level:easy", "human"]), JUNK)),
+        ("seat", st.one_of(st.integers(-1, 5), JUNK)),
+        ("preset", st.one_of(st.sampled_from(["classic", "random"]), JUNK)),
+        ("record", st.one_of(st.text(max_size=200), JUNK)),
+        ("match", st.one_of(st.just(match), JUNK)),
+    ):
+        if draw(st.booleans()):
+            body[key] = draw(values)
+    return body
+
+
+@settings(
+    max_examples=FUZZ_EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(data=st.data())
+def test_hostile_analysis_bodies_get_a_sentence_never_a_failure(
+    shared_server: Server, data: st.DataObject
+) -> None:
+    match = create(shared_server, {"game": "murus-gallicus", "seats": [{"kind": "human"}] * 2})[0]
+    path = data.draw(st.sampled_from(["open", "position", "evaluate", "play"]))
+    status, answer = shared_server.post(f"/api/analysis/{path}", data.draw(analysis_bodies(match)))
+    assert status < 500, answer
+    if status >= 400:
+        assert isinstance(answer["error"], str) and "\n" not in answer["error"], answer

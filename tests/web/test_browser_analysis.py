@@ -137,7 +137,7 @@ def test_a_record_file_opens_and_a_bad_one_is_refused(
     page.set_input_files("#record-file", good)
     settled(page, PLIES)
     expect(page.locator("#source-text")).to_contain_text("Record game.txt")
-    expect(page.locator("#source-text")).to_contain_text("Gauls won")
+    expect(page.locator("#source-text")).to_contain_text("· Gauls won")
     assert moves(page) == turns
     bad = tmp_path / "bad.txt"
     bad.write_text(record.replace(turns[2], "a1-a1"), encoding="utf-8")

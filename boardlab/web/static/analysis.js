@@ -83,7 +83,7 @@ class AnalysisPage {
       const turns = opened.turns ?? [];
       const shownTurns = at === null || at === "" ? turns.length : Math.max(0, Math.min(Number(at) || 0, turns.length));
       const cursor = turns.slice(0, shownTurns).reduce((sum, n) => sum + n, 0);
-      const result = opened.result ? ` (${opened.result})` : "";
+      const result = opened.result ? ` · ${opened.result}` : "";
       this.adopt(opened, `Game ${matchId}${result}`, cursor);
     });
   }
@@ -104,7 +104,7 @@ class AnalysisPage {
       const opened = await request("POST", "/api/analysis/open", { body: { record: text } });
       this.matchId = null;
       $("game-link").hidden = true;
-      const result = opened.result ? ` (${opened.result})` : "";
+      const result = opened.result ? ` · ${opened.result}` : "";
       this.adopt(opened, `Record ${file.name}${result}`, opened.main.length);
     });
     $("record-file").value = "";
@@ -167,6 +167,8 @@ class AnalysisPage {
     $("hidden-note").hidden = !a.hidden;
     $("status").textContent = a.result ? `Game over: ${a.result}` : a.status_text;
     $("phase").textContent = a.phase ? `Phase: ${words(a.phase)}` : "";
+    // On a phone the panel is under the board: this copy of the status sits above it.
+    $("turn-line").textContent = $("status").textContent;
     replace($("players"), a.players.map((name, seat) => el("li", {
       class: `seat${a.to_move === seat ? " to-move" : ""}`, "data-seat": seat,
     },
