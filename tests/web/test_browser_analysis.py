@@ -72,6 +72,12 @@ def test_from_a_finished_game_to_a_variation_the_bot_and_play_on(
     match, tokens, turns = finished_match(shared_server)
     game = open_match(page.context, shared_server, match, tokens)
     wait_for(game, "() => document.body.dataset.status === 'finished'")
+    # The link opens the position the board shows: a reviewed one, or the latest.
+    link = game.locator("#analysis-link")
+    game.click("#first")
+    expect(link).to_have_attribute("href", f"/analysis?match={match}&at=0")
+    game.click("#last")
+    expect(link).to_have_attribute("href", f"/analysis?match={match}&at={PLIES}")
     game.click("#analysis-link")
     page = game
     settled(page, PLIES)
@@ -131,7 +137,11 @@ def test_a_record_file_opens_and_a_bad_one_is_refused(
     record = shared_server.request("GET", f"/api/matches/{match}/record", None, tokens[0])[1]
     good = tmp_path / "game.txt"
     good.write_text(record, encoding="utf-8")
-    page.goto(f"{shared_server.url}analysis?game=carnyx")
+    page.goto(shared_server.url)
+    page.get_by_role("link", name="Analysis board").click()
+    settled(page, 0)
+    page.select_option("#start-game", "carnyx")
+    page.get_by_role("button", name="Open", exact=True).click()
     settled(page, 0)
     expect(page.locator("#title")).to_have_text("Analysis: Carnyx")
     page.set_input_files("#record-file", good)
