@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,6 +51,9 @@ MAX_LINE = 4000
 MAX_RECORD_BYTES = 48 * 1024
 ANALYSIS_SECONDS = 3.0
 """The bot's time budget per analysis request."""
+GRACE_SECONDS = 30.0
+"""How long past its budget a search may take (a worker's first compile of a kernel) before
+the request gives up on it."""
 ANALYSES_AT_ONCE = 1
 """Analyses searching at once on the server (they share the bot workers with the matches)."""
 LOG = logging.getLogger("boardlab.web")
@@ -365,14 +369,20 @@ async def post_evaluate(request: Request) -> Response:
     state.analyses_running = running + 1
     hub = _hub(request)
     try:
-        found = await asyncio.get_running_loop().run_in_executor(
-            hub.pool,
-            analyse,
-            where.state,
-            str(spec),
-            ANALYSIS_SECONDS,
-            random.SystemRandom().randrange(2**31),
-        )
+        # The bots keep to their time budgets; this bound only frees the server's allowance
+        # should a search never answer.
+        async with asyncio.timeout(ANALYSIS_SECONDS + GRACE_SECONDS):
+            found = await asyncio.get_running_loop().run_in_executor(
+                hub.pool,
+                analyse,
+                where.state,
+                str(spec),
+                ANALYSIS_SECONDS,
+                random.SystemRandom().randrange(2**31),
+            )
+    except BrokenProcessPool as error:
+        hub.renew_pool()
+        raise ApiError(503, "the analysis bot failed; try again") from error
     except Exception as error:
         LOG.exception("the analysis bot %s failed", spec)
         raise ApiError(503, "the analysis bot failed; try again") from error

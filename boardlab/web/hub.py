@@ -248,13 +248,17 @@ class Hub:
                 )
                 return decisions
             except BrokenProcessPool:
-                LOG.error("a bot worker died; starting new ones")
-                self.pool.shutdown(wait=False, cancel_futures=True)
-                self.pool = bot_pool(self.workers)
+                self.renew_pool()
             except Exception:
                 # Whatever went wrong in the search, the server and the match go on.
                 LOG.exception("bot %s failed in match %s", player, session.id)
         return None
+
+    def renew_pool(self) -> None:
+        """Replace a broken pool (a worker was killed) by new workers."""
+        LOG.error("a bot worker died; starting new ones")
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.pool = bot_pool(self.workers)
 
     # -- clients --------------------------------------------------------------------------
 

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -16,6 +19,7 @@ from boardlab.core.records import parse_record
 from tests.web.conftest import Server, start_server
 from tests.web.test_api import create, turn
 from tests.web.test_api_hidden import NORTH_ZONE, SOUTH_ZONE, deployment, preset
+from tests.web.test_restart import descendants
 
 MG: dict[str, Any] = {"game": "murus-gallicus", "options": {}, "start": None}
 
@@ -322,3 +326,26 @@ def test_hostile_analysis_bodies_get_a_sentence_never_a_failure(
     assert status < 500, answer
     if status >= 400:
         assert isinstance(answer["error"], str) and "\n" not in answer["error"], answer
+
+
+def test_a_killed_worker_fails_one_analysis_and_the_next_is_answered(tmp_path: Any) -> None:
+    server = start_server(tmp_path / "killed.sqlite3")
+    try:
+        body = {"source": MG, "line": ["a1-a3"], "bot": "level:expert"}
+        with ThreadPoolExecutor(1) as pool:
+            asked = pool.submit(server.post, "/api/analysis/evaluate", body)
+            deadline = time.monotonic() + 30
+            workers: list[int] = []
+            while not workers and time.monotonic() < deadline:
+                children = set(descendants(server.process.pid, depth=1))
+                workers = [pid for pid in descendants(server.process.pid) if pid not in children]
+                time.sleep(0.05)
+            assert workers
+            for pid in workers:
+                os.kill(pid, signal.SIGKILL)
+            status, answer = asked.result(60)
+        assert status == 503 and answer["error"] == "the analysis bot failed; try again"
+        status, found = server.post("/api/analysis/evaluate", {**body, "bot": "random"})
+        assert status == 200, found
+    finally:
+        server.stop()
