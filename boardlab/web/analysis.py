@@ -162,9 +162,9 @@ def _match_id(value: str) -> str:
 def follow(
     state: State, line: list[str], at: int | None = None
 ) -> tuple[State, list[Turn], list[ClickPath]]:
-    """Play ``line`` on ``state`` in place (422 naming the first decision that is not legal);
-    the position after its first ``at`` decisions (default: all), the turns of the whole line,
-    and the click paths of the turn that led to that position."""
+    """Play ``line`` from ``state``, which it changes (422 naming the first decision that is not
+    legal); the position after its first ``at`` decisions (default: all), the turns of the
+    whole line, and the click paths of the turn that led to that position."""
     turns: list[Turn] = []
     paths: list[ClickPath] = []
     shown: tuple[State, list[ClickPath]] | None = None
@@ -178,7 +178,7 @@ def follow(
         try:
             if decision == RESIGN and state.turn_start and not state.is_terminal():
                 # A seat that left while the others played on (a record's or a match's turn).
-                apply_turn(state, Turn(mover, [RESIGN]))
+                state = apply_turn(state, Turn(mover, [RESIGN]))
             else:
                 action = state.parse_action(decision)
                 paths.append(state.click_path(action))

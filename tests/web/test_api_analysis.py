@@ -349,3 +349,36 @@ def test_a_killed_worker_fails_one_analysis_and_the_next_is_answered(tmp_path: A
         assert status == 200, found
     finally:
         server.stop()
+
+
+def test_a_seat_that_resigned_stays_out_in_the_analysis_and_the_match_played_on(
+    shared_server: Server,
+) -> None:
+    seats = [{"kind": "human"}, {"kind": "invite"}, {"kind": "invite"}]
+    body = {"game": "colosseum-offcuts", "options": {"players": 3}, "seats": seats}
+    match, tokens = create(shared_server, body)
+    view = shared_server.get(f"/api/matches/{match}")[1]
+    while view["phase"] == "setup":
+        seat = view["to_move"]
+        legal = shared_server.get(f"/api/matches/{match}", tokens[seat])[1]["legal"]
+        status, view = turn(shared_server, match, tokens[seat], seat, view["ply"], legal[0]["text"])
+        assert status == 200, view
+    resigned = view["to_move"]
+    status, view = shared_server.post(
+        f"/api/matches/{match}/resign", {"seat": resigned}, tokens[resigned]
+    )
+    assert status == 200, view
+    opened = analyse(shared_server, "open", {"match": match})
+    assert opened["main"][-1] == "resign"
+    answer = analyse(
+        shared_server, "position", {"source": opened["source"], "line": opened["main"]}
+    )
+    assert answer["to_move"] == view["to_move"] and answer["turns"][-1]["text"] == "resign"
+    body = {"source": opened["source"], "line": opened["main"], "seat": 0, "bot": "random"}
+    created = analyse(shared_server, "play", body)
+    token = created["seats"][0]["token"]
+    played_on = shared_server.get(f"/api/matches/{created['id']}", token)[1]
+    assert [move["turn"] for move in played_on["moves"]][: len(view["moves"])] == [
+        move["turn"] for move in view["moves"]
+    ]
+    assert played_on["moves"][len(view["moves"]) - 1] == view["moves"][-1]
