@@ -374,8 +374,8 @@ def test_a_seat_that_resigned_stays_out_in_the_analysis_and_the_match_played_on(
         shared_server, "position", {"source": opened["source"], "line": opened["main"]}
     )
     assert answer["to_move"] == view["to_move"] and answer["turns"][-1]["text"] == "resign"
-    body = {"source": opened["source"], "line": opened["main"], "seat": 0, "bot": "random"}
-    created = analyse(shared_server, "play", body)
+    play = {"source": opened["source"], "line": opened["main"], "seat": 0, "bot": "random"}
+    created = analyse(shared_server, "play", play)
     token = created["seats"][0]["token"]
     played_on = shared_server.get(f"/api/matches/{created['id']}", token)[1]
     assert [move["turn"] for move in played_on["moves"]][: len(view["moves"])] == [
