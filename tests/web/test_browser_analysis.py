@@ -189,3 +189,61 @@ def test_the_analysis_board_has_no_serious_violation(
         assert violations(page) == []
     finally:
         context.close()
+
+
+def test_a_live_cyvasse_match_is_analysed_in_the_players_own_view(
+    browser: Browser, shared_server: Server
+) -> None:
+    created = create_match(shared_server, "cyvasse", [{"kind": "human"}] * 2, {"seed": 2})
+    tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
+    match = created["id"]
+    body = {"seat": 0, "ply": 0, "preset": "classic"}
+    assert shared_server.post(f"/api/matches/{match}/turn", body, tokens[0])[0] == 200
+    south_turn = shared_server.get(f"/api/matches/{match}", tokens[0])[1]["moves"][0]["turn"]
+    context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 900})
+    try:
+        game = open_match(context, shared_server, match, {1: tokens[1]})
+        game.click("#analysis-link")
+        settled(game, 0)
+        page = game
+        expect(page.locator("#hidden-note")).to_be_visible()
+        expect(page.locator("#play-on-form")).to_be_hidden()
+        expect(page.locator("#play-on-refusal")).to_contain_text("hidden from you")
+        assert moves(page) == []  # South's turn is not offered
+        assert violations(page) == []
+        # North deploys a lineup in the analysis; South's items never show up on the page.
+        page.click("#presets button[data-preset='vanguard']")
+        settled(page, 19)
+        assert len(moves(page)) == 1 and moves(page)[0].count("@") == 19
+        html = page.content()
+        assert south_turn not in html
+        # The match itself is untouched: North still has to deploy.
+        view = shared_server.get(f"/api/matches/{match}", tokens[1])[1]
+        assert view["ply"] == 1 and view["to_move"] == 1
+    finally:
+        context.close()
+
+
+def test_a_compound_turn_is_explored_one_decision_at_a_time(
+    page: Page, shared_server: Server
+) -> None:
+    # Anacund's layout is drawn at random for the page: click what the board offers.
+    page.goto(f"{shared_server.url}analysis?game=anacund")
+    settled(page, 0)
+    for count in range(1, 4):
+        for _ in range(4):
+            page.locator("#board .bl-target").first.click()
+            wait_for(page, "() => !document.body.hasAttribute('data-busy')")
+            if page.evaluate("n => document.body.dataset.cursor === String(n)", count):
+                break
+        settled(page, count)
+        if count < 3:
+            # Inside the turn: one turn in the list so far, and no play on from here.
+            assert len(moves(page)) == 1 and moves(page)[0].count("+") == count - 1
+            expect(page.locator("#play-on-refusal")).to_contain_text("finish the turn")
+    assert len(moves(page)) == 1 and moves(page)[0].count("+") == 2
+    expect(page.locator("#play-on-form")).to_be_visible()
+    # The same layout all along: the three placements are still on the board after a step back.
+    page.keyboard.press("ArrowLeft")
+    settled(page, 2)
+    assert len(moves(page)) == 1 and moves(page)[0].count("+") == 2

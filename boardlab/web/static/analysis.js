@@ -132,6 +132,8 @@ class AnalysisPage {
       const answer = await request("POST", "/api/analysis/position", {
         body: { source: this.source, ...body, ...(preset ? { preset } : {}) }, matchId: this.matchId,
       });
+      // A seed drawn for this source (Anacund's layout, Cyvasse's coin) is kept from now on.
+      if (this.source.game) this.source = { ...this.source, options: answer.options };
       if (preset) {
         this.line = answer.line;
         cursor = answer.line.length;
