@@ -16,7 +16,7 @@ import asyncio
 import logging
 import random
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.requests import Request
@@ -60,17 +60,32 @@ LOG = logging.getLogger("boardlab.web")
 
 
 @dataclass
-class Position:
-    """Where a source and a line lead: the state, the line's turns, the last turn's clicks."""
+class Source:
+    """What a line starts from: the game, its state as the caller may see it, and how."""
 
     game: Game
     state: State
+    view: int | None = None
+    """The view the state is seen in (None: the caller may see everything)."""
+    start: str | None = None
+    """The start position text of a record that does not begin at the game's start."""
+    before: list[Turn] = field(default_factory=list)
+    """The turns that led from the game's start to ``state`` (a match's, when all public)."""
+
+
+@dataclass
+class Position:
+    """Where a source and a line lead: the state, the line's turns, the last turn's clicks."""
+
+    source: Source
+    state: State
     turns: list[Turn]
     last_paths: list[ClickPath]
-    view: int | None
-    """The view the source is seen in (None: the caller may see everything)."""
-    start: str | None
-    """The start position text of a record that does not begin at the game's start."""
+
+    @property
+    def game(self) -> Game:
+        """The game analysed."""
+        return self.source.game
 
 
 # -- reading a request --------------------------------------------------------------------
@@ -115,8 +130,8 @@ def _line(data: dict[str, Any]) -> list[str]:
     return line
 
 
-def _source(request: Request, data: dict[str, Any]) -> tuple[Game, State, int | None, str | None]:
-    """The game, start state, view and start text of the request's ``source``."""
+def _source(request: Request, data: dict[str, Any]) -> Source:
+    """What the request's ``source`` names."""
     source = data.get("source")
     if not isinstance(source, dict):
         raise ApiError(400, "'source' must be an object naming a game or a match")
@@ -125,19 +140,18 @@ def _source(request: Request, data: dict[str, Any]) -> tuple[Game, State, int | 
     game = _game(source.get("game"), source.get("options"))
     start = source.get("start")
     if start is None:
-        return game, game.new_initial_state(), None, None
+        return Source(game, game.new_initial_state())
     if not isinstance(start, str) or len(start) > MAX_RECORD_BYTES:
         raise ApiError(400, "'start' must be a position text")
     try:
-        return game, game.state_from_text(start), None, start
+        return Source(game, game.state_from_text(start), start=start)
     except BoardlabError as error:
         raise ApiError(400, f"bad start position: {error}") from error
 
 
-def _match_source(
-    request: Request, source: dict[str, Any]
-) -> tuple[Game, State, int | None, str | None]:
-    """The caller's view of a match's position after ``at`` turns."""
+def _match_source(request: Request, source: dict[str, Any]) -> Source:
+    """The caller's view of a match's position after ``at`` turns (the position itself, and
+    the turns to it, once nothing in the match is hidden from the caller)."""
     match = source.get("match")
     if not isinstance(match, str):
         raise ApiError(400, "'match' must be a match id")
@@ -148,8 +162,9 @@ def _match_source(
     viewer = session.viewer(held)
     state = session.states[at]
     if session.hides(session.state, viewer):
-        return session.game, state.view_state(viewer), viewer, None
-    return session.game, state.clone(), None, None
+        return Source(session.game, state.view_state(viewer), view=viewer)
+    before = [Turn(turn.seat, list(turn.decisions)) for turn in session.turns[:at]]
+    return Source(session.game, state.clone(), before=before)
 
 
 def _match_id(value: str) -> str:
@@ -197,11 +212,11 @@ def follow(
 def position(request: Request, data: dict[str, Any]) -> Position:
     """The position a request's source and line lead to (after ``at`` decisions of the line,
     when given)."""
-    game, state, view, start = _source(request, data)
+    source = _source(request, data)
     line = _line(data)
     at = field_int(data, "at", 0, len(line)) if "at" in data else None
-    shown, turns, paths = follow(state, line, at)
-    return Position(game, shown, turns, paths, view, start)
+    shown, turns, paths = follow(source.state.clone(), line, at)
+    return Position(source, shown, turns, paths)
 
 
 # -- answers ------------------------------------------------------------------------------
@@ -209,9 +224,9 @@ def position(request: Request, data: dict[str, Any]) -> Position:
 
 def _play_on_refusal(where: Position) -> str | None:
     """Why no match can start from this position, or None."""
-    if where.view is not None:
+    if where.source.view is not None:
         return "play on is possible once nothing in this match is hidden from you"
-    if where.start is not None:
+    if where.source.start is not None:
         return "play on needs a record that begins at the game's start"
     if where.state.is_terminal():
         return "the game is over in this position"
@@ -232,7 +247,7 @@ def position_answer(where: Position) -> dict[str, Any]:
     state, game = where.state, where.game
     over = state.is_terminal()
     # Whatever the analyst may see is drawn: everything, unless the source is a view.
-    model = state.render_model(view=where.view, last_turn=where.last_paths)
+    model = state.render_model(view=where.source.view, last_turn=where.last_paths)
     outcome = state.outcome
     refusal = _play_on_refusal(where)
     return {
@@ -252,7 +267,7 @@ def position_answer(where: Position) -> dict[str, Any]:
         "legal": [] if over else legal_decisions(state),
         "presets": _presets(state) if state.turn_start else [],
         "turns": _turns(where.turns),
-        "hidden": where.view is not None,
+        "hidden": where.source.view is not None,
         "play_on": refusal is None,
         "play_on_refusal": refusal,
     }
@@ -426,7 +441,7 @@ async def post_play(request: Request) -> Response:
         Event("resign", turn.seat, "")
         if turn.decisions == [RESIGN]
         else Event("turn", turn.seat, turn.text)
-        for turn in where.turns
+        for turn in [*where.source.before, *where.turns]
     ]
     _hub(request).create(config, events)
     return JSONResponse(answer, status_code=201)

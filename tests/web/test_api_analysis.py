@@ -382,3 +382,15 @@ def test_a_seat_that_resigned_stays_out_in_the_analysis_and_the_match_played_on(
         move["turn"] for move in view["moves"]
     ]
     assert played_on["moves"][len(view["moves"]) - 1] == view["moves"][-1]
+
+
+def test_play_on_from_a_match_position_keeps_the_turns_before_it(shared_server: Server) -> None:
+    match, _, turns = played(shared_server, 5)
+    state = boardlab.make("murus-gallicus").new_initial_state()
+    for text in turns[:3]:
+        state.play(text)
+    line = [state.legal_moves()[-1]]
+    body = {"source": {"match": match, "at": 3}, "line": line, "seat": 0, "bot": "random"}
+    created = analyse(shared_server, "play", body)
+    view = shared_server.get(f"/api/matches/{created['id']}", created["seats"][0]["token"])[1]
+    assert [move["turn"] for move in view["moves"]][:4] == [*turns[:3], *line]
