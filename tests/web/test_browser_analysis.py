@@ -152,7 +152,7 @@ def test_a_record_file_opens_and_a_bad_one_is_refused(
     bad = tmp_path / "bad.txt"
     bad.write_text(record.replace(turns[2], "a1-a1"), encoding="utf-8")
     page.set_input_files("#record-file", bad)
-    expect(page.locator("#message")).to_contain_text("illegal move")
+    expect(page.locator("#message")).to_contain_text("illegal move", timeout=20_000)
     assert moves(page) == turns  # the board stays on what was open
 
 
