@@ -3,11 +3,11 @@ position a line of decisions reaches, ask a bot about it, and play on against a 
 
 The server keeps nothing per analysis: every request names its *source* and the *line* of
 decisions played from it, and the position is rebuilt from them. A source is a game's start
-(``{"game", "options", "start"}``, ``start`` a position text or null) or, while a match still
-hides something from the caller (a live Cyvasse deployment), ``{"match", "at"}``: the caller's
-own view of that match's position after ``at`` turns. Everything is derived from that view, so
-nothing hidden from the caller can enter an answer; such a position can be explored but not
-played on (a new match needs the real position).
+(``{"game", "options", "start"}``, ``start`` a position text or null) or a match's position
+after ``at`` turns (``{"match", "at"}``). While the match hides something from the caller (a
+live Cyvasse deployment), that position is the caller's own view of it: everything is derived
+from that view, so nothing hidden from the caller can enter an answer, and it can be explored
+but not played on (a new match needs the real position).
 """
 
 from __future__ import annotations
@@ -44,7 +44,6 @@ from boardlab.web.requests import (
 )
 from boardlab.web.session import legal_decisions
 from boardlab.web.store import Event
-from boardlab.web.tokens import seats_held
 
 MAX_LINE = 4000
 """Decisions a line may hold (a long match's moves and a variation)."""
@@ -157,7 +156,7 @@ def _match_source(request: Request, source: dict[str, Any]) -> Source:
         raise ApiError(400, "'match' must be a match id")
     hub = _hub(request)
     session = hub.session(_match_id(match))
-    held = seats_held(bearer_tokens(request), [seat.token_hash for seat in session.config.seats])
+    held = hub.held(session, bearer_tokens(request))
     at = field_int(source, "at", 0, session.ply)
     viewer = session.viewer(held)
     state = session.states[at]
@@ -296,8 +295,7 @@ async def post_open(request: Request) -> Response:
         raise ApiError(400, "send 'match' (a match id) or 'record' (the text of a record)")
     hub = _hub(request)
     session = hub.session(_match_id(match))
-    held = seats_held(bearer_tokens(request), [seat.token_hash for seat in session.config.seats])
-    viewer = session.viewer(held)
+    viewer = session.viewer(hub.held(session, bearer_tokens(request)))
     result = session.result()
     answer: dict[str, Any] = {"title": session.game.name, "result": result and result["text"]}
     if session.hides(session.state, viewer):
