@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -394,3 +395,20 @@ def test_play_on_from_a_match_position_keeps_the_turns_before_it(shared_server: 
     created = analyse(shared_server, "play", body)
     view = shared_server.get(f"/api/matches/{created['id']}", created["seats"][0]["token"])[1]
     assert [move["turn"] for move in view["moves"]][:4] == [*turns[:3], *line]
+
+
+def test_a_position_where_the_game_is_over_is_shown_but_not_searched(
+    shared_server: Server,
+) -> None:
+    state = boardlab.make("murus-gallicus").new_initial_state()
+    rng = random.Random(5)
+    line = []
+    while not state.is_terminal():
+        action = rng.choice(state.legal_actions())
+        line.append(state.action_to_str(action))
+        state.apply_action(action)
+    answer = analyse(shared_server, "position", {"source": MG, "line": line})
+    assert answer["to_move"] is None and answer["legal"] == [] and answer["result"]
+    refusal(shared_server, "evaluate", {"source": MG, "line": line, "bot": "random"}, 409, "over")
+    play = {"source": MG, "line": line, "seat": 0, "bot": "random"}
+    refusal(shared_server, "play", play, 409, "the game is over")
