@@ -13,24 +13,34 @@ from typing import Any
 
 from boardlab.ai.levels import level_spec
 from boardlab.ai.players import make_bot, parse_spec
+from boardlab.core.errors import OptionError
 from boardlab.core.state import State
 
 LINE_DECISIONS = 8
 """Decisions of the bot's line at most (the suggestion included)."""
 NO_NOISE = "noise"
+MIN_SECONDS = 0.05
+"""The least time a decision of the line is given, whatever is left of the budget."""
 
 
 def analysis_spec(spec: str, state: State, seconds: float) -> str:
-    """``spec`` (a bot or a level) as a plain bot spec without noise and at most ``seconds``
-    of search (bots without a time budget are one-ply or random: they need none)."""
+    """``spec`` (a bot or a level) as a plain bot spec without noise and, where its kind takes
+    a time budget, with at most ``seconds`` of search (the others, random and greedy, look one
+    decision ahead at most)."""
     kind, params = parse_spec(spec)
     if isinstance(params, str):
         return analysis_spec(level_spec(state.game, params), state, seconds)
-    if kind not in ("alphabeta", "mcts"):
-        return kind
     kept = {key: value for key, value in params.items() if key != NO_NOISE}
-    kept["time"] = round(max(0.05, min(float(kept.get("time", seconds)), seconds)), 3)
-    return f"{kind}:" + ",".join(f"{key}={_text(value)}" for key, value in kept.items())
+    capped = min(float(kept.get("time", seconds)), seconds)
+    timed = {**kept, "time": round(max(MIN_SECONDS, capped), 3)}
+    for candidate in (timed, kept):
+        text = f"{kind}:" + ",".join(f"{key}={_text(value)}" for key, value in candidate.items())
+        try:
+            parse_spec(text)
+        except OptionError:
+            continue  # this kind takes no time budget
+        return text if candidate else kind
+    return kind
 
 
 def _text(value: float | int | bool) -> str:
