@@ -8,7 +8,7 @@ import { ApiError, keepCreated, request } from "./api.js";
 import { Board } from "./board.js";
 import { ClickPicker } from "./clicks.js";
 import { el, notify, replace, words } from "./dom.js";
-import { seatColour } from "./panel.js";
+import { scrollToCurrent, seatColour } from "./panel.js";
 
 const $ = (id) => document.getElementById(id);
 const DEFAULT_BOT = "level:medium";
@@ -208,7 +208,7 @@ class AnalysisPage {
           onclick: () => this.go(turn.end),
         }, el("span", { class: "move-n" }, `${index + 1}.`), turn.text));
     }));
-    $("moves").querySelector(".current")?.scrollIntoView?.({ block: "nearest" });
+    scrollToCurrent($("moves"));
     $("restore").hidden = this.main.length === 0 || split === this.line.length && split === this.main.length;
   }
 
