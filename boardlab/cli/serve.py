@@ -80,6 +80,13 @@ LIMIT_OPTIONS = [
         "moves (turns, previews, resignations, takebacks) per minute",
     ),
     ("--move-burst", "move_burst", int, "moves at once, before the rate"),
+    (
+        "--analyses-per-minute",
+        "analyses_per_minute",
+        float,
+        "the analysis board's bot searches per minute",
+    ),
+    ("--analysis-burst", "analysis_burst", int, "analysis bot searches at once, before the rate"),
     ("--header-timeout", "header_seconds", float, "seconds for a request's headers to arrive"),
     ("--body-timeout", "body_seconds", float, "seconds for a request's body to arrive"),
     (

@@ -20,7 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from boardlab.core.render_model import SPECTATOR
 from boardlab.render.svg import render_svg
-from boardlab.web import api, seating
+from boardlab.web import analysis, api, seating
 from boardlab.web.catalogue import build_catalogue
 from boardlab.web.errors import ApiError
 from boardlab.web.hub import DEFAULT_LIVE_MATCHES, Hub
@@ -76,6 +76,11 @@ async def lobby_page(request: Request) -> Response:
 async def match_page(request: Request) -> Response:
     """``GET /match/<id>``: the game page (the page reads the id from its address)."""
     return _page("match.html")
+
+
+async def analysis_page(request: Request) -> Response:
+    """``GET /analysis``: the analysis board (its source is in the query string)."""
+    return _page("analysis.html")
 
 
 async def catalogue(request: Request) -> Response:
@@ -150,6 +155,7 @@ def create_app(
         Route("/", lobby_page),
         Route("/match/{match_id}", match_page),
         Route("/rules/{game}", rules_page),
+        Route("/analysis", analysis_page),
         Route("/api/catalogue", catalogue),
         Route("/api/health", api.get_health),
         Route("/api/matches", api.create_match, methods=["POST"]),
@@ -164,6 +170,10 @@ def create_app(
         Route("/api/matches/{match_id}/record", api.get_record),
         Route("/api/matches/{match_id}/claim", seating.post_claim, methods=["POST"]),
         Route("/api/mine", seating.post_mine, methods=["POST"]),
+        Route("/api/analysis/open", analysis.post_open, methods=["POST"]),
+        Route("/api/analysis/position", analysis.post_position, methods=["POST"]),
+        Route("/api/analysis/evaluate", analysis.post_evaluate, methods=["POST"]),
+        Route("/api/analysis/play", analysis.post_play, methods=["POST"]),
         WebSocketRoute("/ws/matches/{match_id}", match_socket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]

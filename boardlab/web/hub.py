@@ -19,6 +19,7 @@ import logging
 import random
 import secrets
 from collections import OrderedDict
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -121,11 +122,16 @@ class Hub:
         """The seats of ``session`` that ``tokens`` hold."""
         return seats_held(tokens, [seat.token_hash for seat in session.config.seats])
 
-    def create(self, config: MatchConfig) -> MatchSession:
-        """Store a new match and start its bot if a bot moves first."""
+    def create(self, config: MatchConfig, events: Sequence[Event] = ()) -> MatchSession:
+        """Store a new match, its first ``events`` already played (a match played on from an
+        analysed position), and start its bot if a bot moves first."""
         # Built first, as a restart would build it: a match that cannot be is never stored.
-        session = MatchSession(StoredMatch(config, (), Summary("active", None, 0, now())))
+        session = MatchSession(
+            StoredMatch(config, tuple(events), Summary("active", None, 0, now()))
+        )
         self.store.create(config, Summary("active", None, 0, config.created))
+        for index, event in enumerate(session.events):
+            self.store.append(config.id, index, event, session.summary_now(now()))
         self._keep(session)
         self.start_bot(session)
         return session
@@ -242,13 +248,17 @@ class Hub:
                 )
                 return decisions
             except BrokenProcessPool:
-                LOG.error("a bot worker died; starting new ones")
-                self.pool.shutdown(wait=False, cancel_futures=True)
-                self.pool = bot_pool(self.workers)
+                self.renew_pool()
             except Exception:
                 # Whatever went wrong in the search, the server and the match go on.
                 LOG.exception("bot %s failed in match %s", player, session.id)
         return None
+
+    def renew_pool(self) -> None:
+        """Replace a broken pool (a worker was killed) by new workers."""
+        LOG.error("a bot worker died; starting new ones")
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.pool = bot_pool(self.workers)
 
     # -- clients --------------------------------------------------------------------------
 

@@ -33,6 +33,9 @@ class Limits:
     creation_burst: int = 20
     moves_per_minute: float = 600.0
     move_burst: int = 120
+    analyses_per_minute: float = 20.0
+    """Bot searches of the analysis board (each up to a few seconds of a bot worker)."""
+    analysis_burst: int = 6
 
 
 @dataclass

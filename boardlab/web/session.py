@@ -364,14 +364,7 @@ class MatchSession:
 
     def legal(self, state: State) -> list[dict[str, Any]]:
         """The legal next decisions of ``state`` with their click paths."""
-        return [
-            {
-                "text": state.action_to_str(action),
-                "targets": list(path.targets),
-                "button": path.button,
-            }
-            for action, path in state.click_paths().items()
-        ]
+        return legal_decisions(state)
 
     def position(self, at: int, held: frozenset[int]) -> dict[str, Any]:
         """The picture after the first ``at`` turns, in the client's view."""
@@ -449,6 +442,18 @@ def game_over(outcome: Outcome, names: tuple[str, ...]) -> str:
     """The caption of a finished game: ``Game over: Gauls won.`` or ``Game over: Draw.``"""
     winners = " and ".join(names[seat] for seat in outcome.winners)
     return f"Game over: {winners} won." if winners else "Game over: Draw."
+
+
+def legal_decisions(state: State) -> list[dict[str, Any]]:
+    """The legal next decisions of ``state`` with their click paths, as views list them."""
+    return [
+        {
+            "text": state.action_to_str(action),
+            "targets": list(path.targets),
+            "button": path.button,
+        }
+        for action, path in state.click_paths().items()
+    ]
 
 
 def to_json(data: Any) -> str:

@@ -204,6 +204,11 @@ def paths(draw: st.DrawFn, matches: list[str]) -> str:
                 f"/api/matches/{match}/claim",
                 "/api/mine",
                 f"/match/{match}",
+                "/analysis",
+                "/api/analysis/open",
+                "/api/analysis/position",
+                "/api/analysis/evaluate",
+                "/api/analysis/play",
                 "/static/" + urllib.parse.quote(draw(st.text(max_size=12)), safe="/"),
             ]
         )

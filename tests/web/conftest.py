@@ -25,7 +25,14 @@ from typing import Any
 import pytest
 
 STARTUP_SECONDS = 30.0
-UNLIMITED = ("--creation-burst", "1000000", "--move-burst", "1000000")
+UNLIMITED = (
+    "--creation-burst",
+    "1000000",
+    "--move-burst",
+    "1000000",
+    "--analysis-burst",
+    "1000000",
+)
 """Rate allowances no test reaches: tests other than the limits' own create many matches."""
 
 

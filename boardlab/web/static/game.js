@@ -172,6 +172,8 @@ class GamePage {
     document.body.dataset.status = v.status;
     $("rules-link").hidden = false;
     $("rules-link").href = `/rules/${encodeURIComponent(v.game)}`;
+    // The analysis board opens at the position on the board (a reviewed one, or the latest).
+    $("analysis-link").href = `/analysis?match=${encodeURIComponent(this.id)}&at=${this.reviewAt ?? v.moves.length}`;
     const you = v.you ?? [];
     $("role").textContent = you.length === 0 ? "spectator"
       : you.length === 1 ? `you play ${v.players[you[0]]?.name ?? ""}` : "hot-seat";

@@ -56,7 +56,7 @@ export function showMoves(list, view, at, onPick) {
  * Scroll the move list (and only it: scrollIntoView would scroll the whole page on a phone) so
  * that the highlighted move is in view; with no move highlighted, the start of the list.
  */
-function scrollToCurrent(list) {
+export function scrollToCurrent(list) {
   const current = list.querySelector(".current");
   if (!current) {
     list.scrollTop = 0;
