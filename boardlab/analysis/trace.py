@@ -3,7 +3,9 @@
 A :class:`GameTask` holds everything that determines a game (game, options, bot per seat, seed),
 so the same task gives the same :class:`GameTrace` in any process, on any machine. The trace
 keeps, for every decision: the seat to move, how many decisions it had, every seat's evaluation
-(``State.heuristic``), the pieces each seat has on the board, and the decision played.
+(``State.heuristic``), the pieces each seat has on the board, and the decision played. Games
+of random bots are played on the compiled engine where it is installed, with the same trace
+(see :mod:`boardlab.analysis.compiled`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Final, Literal
 
 from boardlab.ai import make_bot
+from boardlab.analysis.compiled import EngineMismatch, play_compiled
 from boardlab.analysis.metrics import covered_cells
 from boardlab.core.errors import OptionError
 from boardlab.core.records import Record
@@ -226,15 +229,20 @@ def _play(task: GameTask) -> GameTrace:
     trace = GameTrace(task.series, task.index, list(task.players), list(task.seating), [], "", 0)
     trace.board_every = task.board_every
     state = game.new_initial_state()
+    # On the compiled engine the decisions are chosen first; the loop below then replays them on
+    # the reference for what must read as the reference writes it (compiled.py says why).
+    planned = play_compiled(game, state, bots, evaluations=True)
     occupied: list[frozenset[str]] = []
     cells: set[str] = set()
     every = task.board_every
     # The loop runs once per decision: its columns are plain local lists, filled by bound
     # methods and turned into typed arrays once at the end (evaluations rounded there too).
     seats: list[int] = []
-    choices: list[int] = []
+    choices: list[int] = [] if planned is None else planned.choices
     starts: list[int] = []
-    evals: list[float] = []
+    evals: list[float] = [] if planned is None or planned.evals is None else planned.evals
+    evaluate = planned is None or planned.evals is None
+    actions = None if planned is None else planned.actions
     moves = trace.moves
     decision = 0
     while not state.is_terminal():
@@ -246,15 +254,23 @@ def _play(task: GameTask) -> GameTrace:
                 occupied.append(snapshot.occupied)
                 cells |= snapshot.cells
         seats.append(seat)
-        choices.append(len(state.legal_actions()))
         starts.append(state.turn_start)
-        evals += state.heuristics()
-        action = bots[seat].choose(state.view_state(seat))
+        if evaluate:
+            evals += state.heuristics()
+        if actions is None:
+            choices.append(len(state.legal_actions()))
+            action = bots[seat].choose(state.view_state(seat))
+        elif decision < len(actions):
+            action = actions[decision]
+        else:
+            raise EngineMismatch(f"{game.id}: the compiled engine ended the game too early")
         moves.append(state.action_to_str(action))
         if record is not None:
             record.add(state, action)
         state.apply_action(action)
         decision += 1
+    if actions is not None and decision != len(actions):
+        raise EngineMismatch(f"{game.id}: the compiled engine played on after the end")
     trace.seats = array(BYTE, seats)
     trace.choices = array(COUNT, choices)
     trace.turn_start = array(BYTE, starts)
