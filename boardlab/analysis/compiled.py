@@ -39,6 +39,17 @@ class CompiledGame:
     choices: list[int]
     evals: list[float] | None
 
+    def action(self, decision: int) -> int:
+        """Decision number ``decision``, for a replay whose reference state is not over."""
+        if decision >= len(self.actions):
+            raise EngineMismatch("the compiled engine ended the game before the reference")
+        return self.actions[decision]
+
+    def check_end(self, decisions: int) -> None:
+        """Raise unless a replay that ended after ``decisions`` decisions played them all."""
+        if decisions != len(self.actions):
+            raise EngineMismatch("the compiled engine played on after the reference's end")
+
 
 def play_compiled(
     game: Game, start: State, bots: Sequence[Bot], evaluations: bool

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from boardlab.ai import make_bot
 from boardlab.ai.base import Bot
+from boardlab.analysis.compiled import play_compiled
 from boardlab.analysis.runner import run_tasks
 from boardlab.core.errors import OptionError, SaveError
 from boardlab.core.files import check_folder, write_atomic
@@ -130,11 +131,20 @@ def play_game(spec: MatchSpec, index: int) -> GameResult:
         bots.append(bot)
     record = Record(game, players=[spec.players[p] for p in seats])
     state = game.new_initial_state()
+    # Random bots choose on the compiled engine; the record replays their decisions.
+    planned = play_compiled(game, state, bots, evaluations=False)
+    decision = 0
     while not state.is_terminal():
-        seat = state.current_player
-        action = bots[seat].choose(state.view_state(seat))
+        if planned is None:
+            seat = state.current_player
+            action = bots[seat].choose(state.view_state(seat))
+        else:
+            action = planned.action(decision)
         record.add(state, action)
         state.apply_action(action)
+        decision += 1
+    if planned is not None:
+        planned.check_end(decision)
     outcome = state.outcome
     assert outcome is not None
     text = record.to_text(state) if spec.save_dir is not None else ""

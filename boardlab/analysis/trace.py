@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Final, Literal
 
 from boardlab.ai import make_bot
-from boardlab.analysis.compiled import EngineMismatch, play_compiled
+from boardlab.analysis.compiled import play_compiled
 from boardlab.analysis.metrics import covered_cells
 from boardlab.core.errors import OptionError
 from boardlab.core.records import Record
@@ -242,7 +242,6 @@ def _play(task: GameTask) -> GameTrace:
     starts: list[int] = []
     evals: list[float] = [] if planned is None or planned.evals is None else planned.evals
     evaluate = planned is None or planned.evals is None
-    actions = None if planned is None else planned.actions
     moves = trace.moves
     decision = 0
     while not state.is_terminal():
@@ -257,20 +256,18 @@ def _play(task: GameTask) -> GameTrace:
         starts.append(state.turn_start)
         if evaluate:
             evals += state.heuristics()
-        if actions is None:
+        if planned is None:
             choices.append(len(state.legal_actions()))
             action = bots[seat].choose(state.view_state(seat))
-        elif decision < len(actions):
-            action = actions[decision]
         else:
-            raise EngineMismatch(f"{game.id}: the compiled engine ended the game too early")
+            action = planned.action(decision)
         moves.append(state.action_to_str(action))
         if record is not None:
             record.add(state, action)
         state.apply_action(action)
         decision += 1
-    if actions is not None and decision != len(actions):
-        raise EngineMismatch(f"{game.id}: the compiled engine played on after the end")
+    if planned is not None:
+        planned.check_end(decision)
     trace.seats = array(BYTE, seats)
     trace.choices = array(COUNT, choices)
     trace.turn_start = array(BYTE, starts)
