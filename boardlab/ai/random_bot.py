@@ -25,6 +25,12 @@ class RandomBot(Bot):
         """A uniformly random legal action id."""
         return self.choose_among(state.legal_actions())
 
+    def generator_state(self) -> tuple[int, ...]:
+        """The Mersenne Twister state of the bot's generator: its 624 words and position (what
+        ``random.Random.getstate`` holds), for a compiled game loop that draws as it would."""
+        words: tuple[int, ...] = self._rng.getstate()[1]
+        return words
+
     def choose_among(self, actions: list[int]) -> int:
         """A uniformly random one of ``actions`` (the legal action ids in any order; sorted in
         place): what :meth:`choose` plays, for a caller that has the legal ids but no State,

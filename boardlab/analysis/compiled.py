@@ -13,15 +13,16 @@ bot, and exact by construction. The bots choose the same decisions as on the ref
 
 from __future__ import annotations
 
-import copy
 import importlib
 import importlib.util
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import cast
 
 from boardlab.ai.base import Bot
 from boardlab.ai.random_bot import RandomBot
-from boardlab.core.engine import KERNEL_MODULES, kernel_for
+from boardlab.core.engine import KERNEL_MODULES, Kernel, kernel_for, requested_engine
 from boardlab.core.game import Game
 from boardlab.core.state import State
 
@@ -59,37 +60,83 @@ def play_compiled(
     It cannot without a kernel, when a bot is not the random bot, when the game has
     whole-turn presets (the bots play them from reference states), or when the kernel cannot
     hold the game (e.g. a repetition history past its bound): the caller then plays on the
-    reference. The bots are left untouched (the kernel game uses copies), so that fallback
-    plays the same game. ``evaluations`` asks for every seat's evaluation at every decision.
+    reference. The whole game is one compiled call (``random_game_template.py``); the bots are
+    left untouched (their generators are copied), so a fallback plays the same game.
+    ``evaluations`` asks for every seat's evaluation at every decision (given only where the
+    game has a compiled one).
     """
     if not all(type(bot) is RandomBot for bot in bots) or type(start).presets is not State.presets:
         return None
-    kernel = kernel_for(game)
+    kernel = _kernel(game)
     if kernel is None:
         return None
     import numpy as np
 
-    evaluate = compiled_evaluation(game) if evaluations else None
-    players: list[RandomBot] = copy.deepcopy(list(bots))  # type: ignore[arg-type]
-    p, legal, apply, player = kernel.params, kernel.legal, kernel.apply, kernel.player
-    seats = range(game.num_players)
+    from boardlab.core.kernel_drivers import specialised
+
+    evaluate = compiled_evaluation(game)
+    driver = specialised(
+        _TEMPLATE,
+        {
+            "legal": kernel.legal,
+            "apply": kernel.apply,
+            "player": kernel.player,
+            "evaluate": evaluate if evaluate is not None else _no_evaluation(),
+        },
+    )
+    evaluated = evaluations and evaluate is not None
+    seats = game.num_players
+    generators = np.array(
+        [bot.generator_state() for bot in bots if isinstance(bot, RandomBot)], dtype=np.int64
+    )
     s = kernel.encode(start)
-    buffer = np.empty(kernel.max_legal, dtype=np.int64)
-    actions: list[int] = []
-    choices: list[int] = []
-    evals: list[float] = []
-    try:
-        while n := legal(p, s, buffer):
-            seat = player(p, s)
-            if evaluate is not None:
-                evals += [evaluate(p, s, other) for other in seats]
-            action = players[seat].choose_among(buffer[:n].tolist())
-            actions.append(action)
-            choices.append(n)
-            apply(p, s, action)
-    except RuntimeError:  # a bound of the kernel (see its module): the reference plays it
+    actions = np.empty(BLOCK, dtype=np.int64)
+    choices = np.empty(BLOCK, dtype=np.int64)
+    evals = np.empty((BLOCK if evaluated else 0, seats), dtype=np.float64)
+    played = CompiledGame([], [], [] if evaluated else None)
+    while True:
+        try:
+            count = driver.random_game(
+                kernel.params, s, generators, actions, choices, evals, evaluated, kernel.max_legal
+            )
+        except RuntimeError:  # a bound of the kernel (see its module): the reference plays it
+            return None
+        played.actions += actions[:count].tolist()
+        played.choices += choices[:count].tolist()
+        if played.evals is not None:
+            played.evals += evals[:count].ravel().tolist()
+        if count < BLOCK:
+            return played
+
+
+BLOCK = 1024
+"""Decisions per compiled call: a longer game takes several."""
+_TEMPLATE = Path(__file__).with_name("random_game_template.py")
+
+
+def _no_evaluation() -> Callable[..., float]:
+    from boardlab.analysis.random_game_template import no_evaluation
+
+    return cast(Callable[..., float], no_evaluation)
+
+
+_KERNELS: dict[tuple[str, tuple[tuple[str, object], ...]], Kernel | None] = {}
+"""Kernels by game and options: a kernel's parameters (tables, Zobrist numbers) take longer
+to build than a random game takes to play. Emptied when it holds ``KERNELS_KEPT`` (games with
+chance have a seed option, so a lab run may make a new one per game)."""
+KERNELS_KEPT = 64
+
+
+def _kernel(game: Game) -> Kernel | None:
+    """:func:`kernel_for` ``game``, made once per game and options in a process."""
+    if requested_engine() == "python":
         return None
-    return CompiledGame(actions, choices, evals if evaluate is not None else None)
+    key = (game.id, tuple(sorted(game.options.items())))
+    if key not in _KERNELS:
+        if len(_KERNELS) >= KERNELS_KEPT:
+            _KERNELS.clear()
+        _KERNELS[key] = kernel_for(game)
+    return _KERNELS[key]
 
 
 def compiled_evaluation(game: Game) -> Callable[..., float] | None:
