@@ -97,7 +97,15 @@ def play_compiled(
     while True:
         try:
             count = driver.random_game(
-                kernel.params, s, generators, actions, choices, evals, evaluated, kernel.max_legal
+                kernel.params,
+                s,
+                generators,
+                actions,
+                choices,
+                evals,
+                evaluated,
+                start.NEGATED_HEURISTIC,
+                kernel.max_legal,
             )
         except RuntimeError:  # a bound of the kernel (see its module): the reference plays it
             return None

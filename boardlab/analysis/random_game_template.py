@@ -99,6 +99,7 @@ def random_game(
     choices: KernelArray,
     evals: KernelArray,
     evaluated: bool,
+    negated: bool,
     max_legal: int,
 ) -> int:
     """Random bots play on ``s`` (in place) until the end or until ``actions`` is full.
@@ -106,7 +107,8 @@ def random_game(
     ``generators[seat]`` is that seat's bot's generator (advanced in place); each decision is
     ``choice`` of the legal ids in ascending order, as :class:`~boardlab.ai.random_bot.
     RandomBot` draws. Writes the decisions, the legal counts and (``evaluated``) every seat's
-    evaluation before each decision (``evals[d, seat]``); returns the number of decisions.
+    evaluation before each decision (``evals[d, seat]``; with ``negated`` seat 1's is seat 0's
+    negated, as ``State.heuristics`` gives it); returns the number of decisions.
     """
     moves = np.empty(max_legal, dtype=np.int64)
     seats = evals.shape[1]
@@ -115,7 +117,10 @@ def random_game(
         n = legal(p, s, moves)
         if n == 0:
             break
-        if evaluated:
+        if evaluated and negated:  # as State.heuristics with NEGATED_HEURISTIC
+            evals[d, 0] = evaluate(p, s, 0)
+            evals[d, 1] = -evals[d, 0]
+        elif evaluated:
             for seat in range(seats):
                 evals[d, seat] = evaluate(p, s, seat)
         ordered = np.sort(moves[:n])

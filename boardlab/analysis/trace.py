@@ -183,7 +183,8 @@ class _Rounded(dict[float, float]):
     def __missing__(self, value: float) -> float:
         if len(self) >= ROUNDED_KEPT:
             self.clear()
-        found = self[value] = round(value, EVAL_DIGITS)
+        # + 0.0 makes -0.0 read 0.0: the two are one key here, so either would be kept for both.
+        found = self[value] = round(value, EVAL_DIGITS) + 0.0
         return found
 
 

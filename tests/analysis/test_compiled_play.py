@@ -192,4 +192,17 @@ def test_evaluations_come_from_the_compiled_evaluation_where_a_game_has_one() ->
             for action in planned.actions:
                 expected += state.heuristics()
                 state.apply_action(action)
-            assert planned.evals == pytest.approx(expected, abs=1e-12)
+            assert planned.evals == expected
+
+
+def test_a_negative_zero_evaluation_is_stored_as_zero_whatever_came_first() -> None:
+    """-0.0 and 0.0 are one key of the rounding cache: without a rule, a trace would keep the
+    sign of whichever the process met first, and two runs of one game could differ."""
+    import math
+
+    from boardlab.analysis.trace import _Rounded
+
+    for first, second in ((0.0, -0.0), (-0.0, 0.0)):
+        rounded = _Rounded()
+        values = [rounded[first], rounded[second], rounded[-0.00001]]
+        assert [math.copysign(1.0, value) for value in values] == [1.0, 1.0, 1.0]
