@@ -20,14 +20,20 @@ class RandomBot(Bot):
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed, "random")
         self._rng = random.Random(seed)
+        # The seed while the generator has not drawn: a compiled loop can seed its own copy
+        # rather than copy the 625-word state (which costs more than a random game's decisions).
+        self._fresh = seed if isinstance(seed, int) and 0 <= seed < 2**32 else None
 
     def _choose(self, state: State) -> int:
         """A uniformly random legal action id."""
         return self.choose_among(state.legal_actions())
 
-    def generator_state(self) -> tuple[int, ...]:
-        """The Mersenne Twister state of the bot's generator: its 624 words and position (what
-        ``random.Random.getstate`` holds), for a compiled game loop that draws as it would."""
+    def generator(self) -> tuple[int, ...] | int:
+        """What a compiled game loop needs to draw as this bot would: the seed of a generator
+        that has not drawn yet (an int below 2**32), else its Mersenne Twister state (624 words
+        and the position, as ``random.Random.getstate`` holds it)."""
+        if self._fresh is not None:
+            return self._fresh
         words: tuple[int, ...] = self._rng.getstate()[1]
         return words
 
@@ -36,4 +42,5 @@ class RandomBot(Bot):
         place): what :meth:`choose` plays, for a caller that has the legal ids but no State,
         such as a game loop on the compiled engine."""
         actions.sort()
+        self._fresh = None
         return self._rng.choice(actions)

@@ -17,6 +17,7 @@ import importlib
 import importlib.util
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import cast
 
@@ -86,9 +87,14 @@ def play_compiled(
     )
     evaluated = evaluations and evaluate is not None
     seats = game.num_players
-    generators = np.array(
-        [bot.generator_state() for bot in bots if isinstance(bot, RandomBot)], dtype=np.int64
-    )
+    generators = np.empty((len(bots), MT_WORDS), dtype=np.int64)
+    seeds = np.full(len(bots), -1, dtype=np.int64)
+    for seat, bot in enumerate(bots):
+        drawn = bot.generator() if isinstance(bot, RandomBot) else 0
+        if isinstance(drawn, int):
+            seeds[seat] = drawn
+        else:
+            generators[seat] = np.fromiter(drawn, dtype=np.int64, count=MT_WORDS)
     s = kernel.encode(start)
     actions = np.empty(BLOCK, dtype=np.int64)
     choices = np.empty(BLOCK, dtype=np.int64)
@@ -100,6 +106,7 @@ def play_compiled(
                 kernel.params,
                 s,
                 generators,
+                seeds,
                 actions,
                 choices,
                 evals,
@@ -118,6 +125,8 @@ def play_compiled(
 
 
 BLOCK = 1024
+MT_WORDS = 625
+"""A Mersenne Twister state: 624 words and the position."""
 """Decisions per compiled call: a longer game takes several."""
 _TEMPLATE = Path(__file__).with_name("random_game_template.py")
 
@@ -150,7 +159,12 @@ def _kernel(game: Game) -> Kernel | None:
 def compiled_evaluation(game: Game) -> Callable[..., float] | None:
     """The game's compiled ``evaluate(p, s, seat)`` (equal to ``State.heuristic(seat)``), from
     its module ``kernel_eval`` beside its kernel; None when the game has none."""
-    kernel_module = KERNEL_MODULES.get(game.id)
+    return _evaluation(game.id)
+
+
+@cache
+def _evaluation(game_id: str) -> Callable[..., float] | None:
+    kernel_module = KERNEL_MODULES.get(game_id)
     if kernel_module is None:
         return None
     name = kernel_module.rpartition(".")[0] + ".kernel_eval"

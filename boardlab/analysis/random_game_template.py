@@ -65,6 +65,30 @@ def _twist(mt: KernelArray) -> None:
 
 
 @numba.njit(cache=True)
+def _seed(mt: KernelArray, seed: int) -> None:
+    """``random.Random(seed)``'s state for ``0 <= seed < 2**32`` (CPython's ``init_by_array``
+    with the one-word key ``[seed]``)."""
+    mt[0] = 19650218
+    for i in range(1, _N):
+        mt[i] = (1812433253 * (mt[i - 1] ^ (mt[i - 1] >> 30)) + i) & _WORD
+    i = 1
+    for _ in range(_N):
+        mt[i] = ((mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525)) + seed) & _WORD
+        i += 1
+        if i >= _N:
+            mt[0] = mt[_N - 1]
+            i = 1
+    for _ in range(_N - 1):
+        mt[i] = ((mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941)) - i) & _WORD
+        i += 1
+        if i >= _N:
+            mt[0] = mt[_N - 1]
+            i = 1
+    mt[0] = _UPPER
+    mt[_N] = _N
+
+
+@numba.njit(cache=True)
 def _uint32(mt: KernelArray) -> int:
     """The next 32-bit output of the generator ``mt`` (words, then the position)."""
     if mt[_N] >= _N:
@@ -95,6 +119,7 @@ def random_game(
     p: KernelArray,
     s: KernelArray,
     generators: KernelArray,
+    seeds: KernelArray,
     actions: KernelArray,
     choices: KernelArray,
     evals: KernelArray,
@@ -104,12 +129,17 @@ def random_game(
 ) -> int:
     """Random bots play on ``s`` (in place) until the end or until ``actions`` is full.
 
-    ``generators[seat]`` is that seat's bot's generator (advanced in place); each decision is
+    ``generators[seat]`` is that seat's bot's generator (advanced in place), first seeded with
+    ``seeds[seat]`` where that is not negative (then set to -1); each decision is
     ``choice`` of the legal ids in ascending order, as :class:`~boardlab.ai.random_bot.
     RandomBot` draws. Writes the decisions, the legal counts and (``evaluated``) every seat's
     evaluation before each decision (``evals[d, seat]``; with ``negated`` seat 1's is seat 0's
     negated, as ``State.heuristics`` gives it); returns the number of decisions.
     """
+    for seat in range(seeds.shape[0]):
+        if seeds[seat] >= 0:
+            _seed(generators[seat], seeds[seat])
+            seeds[seat] = -1
     moves = np.empty(max_legal, dtype=np.int64)
     seats = evals.shape[1]
     d = 0

@@ -58,6 +58,25 @@ def test_the_random_bot_on_the_kernel_chooses_as_on_the_reference(game_id: str) 
         assert planned.evals is None
 
 
+@pytest.mark.parametrize("game_id", ["murus-gallicus", "anacund"])
+def test_bots_that_drew_before_or_have_no_seed_choose_as_on_the_reference(game_id: str) -> None:
+    """The kernel copies a used generator's whole state (a fresh one it seeds itself)."""
+    game = _seeded(game_id, 7)
+    for seeds in ([2**32 + 5, 3], [11, 12]):
+        bots, twins = [RandomBot(s) for s in seeds], [RandomBot(s) for s in seeds]
+        for bot, twin in zip(bots, twins, strict=True):
+            for _ in range(seeds[1]):  # draws that move the generators on
+                assert bot.choose_among([1, 2, 3]) == twin.choose_among([3, 1, 2])
+        planned = play_compiled(game, game.new_initial_state(), bots, False)
+        assert planned is not None
+        state = game.new_initial_state()
+        for action in planned.actions:
+            seat = state.current_player
+            assert twins[seat].choose(state.view_state(seat)) == action
+            state.apply_action(action)
+        assert state.is_terminal()
+
+
 def test_a_game_with_other_bots_or_presets_stays_on_the_reference() -> None:
     game = make("murus-gallicus")
     greedy = make_bot("greedy", game, 2)
