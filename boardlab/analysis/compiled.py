@@ -140,7 +140,8 @@ def _no_evaluation() -> Callable[..., float]:
 _KERNELS: dict[tuple[str, tuple[tuple[str, object], ...]], Kernel | None] = {}
 """Kernels by game and options: a kernel's parameters (tables, Zobrist numbers) take longer
 to build than a random game takes to play. Emptied when it holds ``KERNELS_KEPT`` (games with
-chance have a seed option, so a lab run may make a new one per game)."""
+chance have a seed option, so a lab run makes a new one per game; their kernels keep the
+parameters that do not depend on it)."""
 KERNELS_KEPT = 64
 
 
