@@ -28,6 +28,10 @@ class RandomBot(Bot):
         """A uniformly random legal action id."""
         return self.choose_among(state.legal_actions())
 
+    def in_preset(self) -> bool:
+        """Whether the bot is playing a preset's decisions (it then needs reference states)."""
+        return bool(self._plan)
+
     def generator(self) -> tuple[int, ...] | int:
         """What a compiled game loop needs to draw as this bot would: the seed of a generator
         that has not drawn yet (an int below 2**32), else its Mersenne Twister state (624 words

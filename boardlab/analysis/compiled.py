@@ -58,15 +58,18 @@ def play_compiled(
 ) -> CompiledGame | None:
     """Play ``bots`` from ``start`` to the end on ``game``'s kernel; None when it cannot.
 
-    It cannot without a kernel, when a bot is not the random bot, when the game has
-    whole-turn presets (the bots play them from reference states), or when the kernel cannot
+    It cannot without a kernel, when a bot is not the random bot, while whole-turn presets
+    may be played (the bots play them from reference states: see :class:`Decisions` for a
+    game that goes to the kernel once they are over), or when the kernel cannot
     hold the game (e.g. a repetition history past its bound): the caller then plays on the
     reference. The whole game is one compiled call (``random_game_template.py``); the bots are
     left untouched (their generators are copied), so a fallback plays the same game.
     ``evaluations`` asks for every seat's evaluation at every decision (given only where the
     game has a compiled one).
     """
-    if not all(type(bot) is RandomBot for bot in bots) or type(start).presets is not State.presets:
+    if not all(type(bot) is RandomBot and not bot.in_preset() for bot in bots):
+        return None
+    if start.presets_ahead():
         return None
     kernel = _kernel(game)
     if kernel is None:
@@ -122,6 +125,39 @@ def play_compiled(
             played.evals += evals[:count].ravel().tolist()
         if count < BLOCK:
             return played
+
+
+class Decisions:
+    """Where a self-play loop's decisions come from: the kernel, from the first decision at
+    which it can take the game over (the start, or the end of a preset phase such as Cyvasse's
+    deployment), else the bots on reference states. The loop asks :meth:`planned` at each
+    decision until it gets a plan, then replays its decisions (:meth:`action`)."""
+
+    def __init__(self, game: Game, bots: Sequence[Bot], evaluations: bool) -> None:
+        self.game, self.bots, self.evaluations = game, bots, evaluations
+        self.plan: CompiledGame | None = None
+        self.offset = 0
+        self._hope = all(type(bot) is RandomBot for bot in bots) and _kernel(game) is not None
+
+    def planned(self, state: State, decision: int) -> CompiledGame | None:
+        """The kernel's plan of the rest of the game from ``state`` (decision number
+        ``decision``): made the first time it can be, None while it cannot."""
+        if self.plan is None and self._hope:
+            self.plan = play_compiled(self.game, state, self.bots, self.evaluations)
+            self.offset = decision
+            # Bots that already play decision by decision will not go back to presets.
+            self._hope = self.plan is None and state.presets_ahead()
+        return self.plan
+
+    def action(self, decision: int) -> int:
+        """Decision number ``decision`` of the game, from the plan."""
+        assert self.plan is not None
+        return self.plan.action(decision - self.offset)
+
+    def check_end(self, decisions: int) -> None:
+        """Raise unless the plan's decisions were all played by a game of ``decisions``."""
+        if self.plan is not None:
+            self.plan.check_end(decisions - self.offset)
 
 
 BLOCK = 1024

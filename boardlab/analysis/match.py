@@ -19,7 +19,7 @@ from pathlib import Path
 
 from boardlab.ai import make_bot
 from boardlab.ai.base import Bot
-from boardlab.analysis.compiled import play_compiled
+from boardlab.analysis.compiled import Decisions
 from boardlab.analysis.runner import run_tasks
 from boardlab.core.errors import OptionError, SaveError
 from boardlab.core.files import check_folder, write_atomic
@@ -132,19 +132,18 @@ def play_game(spec: MatchSpec, index: int) -> GameResult:
     record = Record(game, players=[spec.players[p] for p in seats])
     state = game.new_initial_state()
     # Random bots choose on the compiled engine; the record replays their decisions.
-    planned = play_compiled(game, state, bots, evaluations=False)
+    source = Decisions(game, bots, evaluations=False)
     decision = 0
     while not state.is_terminal():
-        if planned is None:
+        if source.planned(state, decision) is None:
             seat = state.current_player
             action = bots[seat].choose(state.view_state(seat))
         else:
-            action = planned.action(decision)
+            action = source.action(decision)
         record.add(state, action)
         state.apply_action(action)
         decision += 1
-    if planned is not None:
-        planned.check_end(decision)
+    source.check_end(decision)
     outcome = state.outcome
     assert outcome is not None
     text = record.to_text(state) if spec.save_dir is not None else ""

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Final, Literal
 
 from boardlab.ai import make_bot
-from boardlab.analysis.compiled import play_compiled
+from boardlab.analysis.compiled import Decisions
 from boardlab.analysis.metrics import covered_cells
 from boardlab.core.errors import OptionError
 from boardlab.core.records import Record
@@ -230,19 +230,21 @@ def _play(task: GameTask) -> GameTrace:
     trace = GameTrace(task.series, task.index, list(task.players), list(task.seating), [], "", 0)
     trace.board_every = task.board_every
     state = game.new_initial_state()
-    # On the compiled engine the decisions are chosen first; the loop below then replays them on
-    # the reference for what must read as the reference writes it (compiled.py says why).
-    planned = play_compiled(game, state, bots, evaluations=True)
+    # On the compiled engine the decisions are chosen first (from the start, or once presets
+    # are over); the loop then replays them on the reference for what must read as the
+    # reference writes it (compiled.py says why).
+    source = Decisions(game, bots, evaluations=True)
     occupied: list[frozenset[str]] = []
     cells: set[str] = set()
     every = task.board_every
     # The loop runs once per decision: its columns are plain local lists, filled by bound
     # methods and turned into typed arrays once at the end (evaluations rounded there too).
     seats: list[int] = []
-    choices: list[int] = [] if planned is None else planned.choices
+    choices: list[int] = []
     starts: list[int] = []
-    evals: list[float] = [] if planned is None or planned.evals is None else planned.evals
-    evaluate = planned is None or planned.evals is None
+    evals: list[float] = []
+    evaluate = True
+    planned = None
     moves = trace.moves
     decision = 0
     while not state.is_terminal():
@@ -253,6 +255,11 @@ def _play(task: GameTask) -> GameTrace:
                 trace.pieces.append(list(snapshot.pieces))
                 occupied.append(snapshot.occupied)
                 cells |= snapshot.cells
+        if planned is None and (planned := source.planned(state, decision)) is not None:
+            choices += planned.choices
+            if planned.evals is not None:
+                evals += planned.evals
+                evaluate = False
         seats.append(seat)
         starts.append(state.turn_start)
         if evaluate:
@@ -261,14 +268,13 @@ def _play(task: GameTask) -> GameTrace:
             choices.append(len(state.legal_actions()))
             action = bots[seat].choose(state.view_state(seat))
         else:
-            action = planned.action(decision)
+            action = source.action(decision)
         moves.append(state.action_to_str(action))
         if record is not None:
             record.add(state, action)
         state.apply_action(action)
         decision += 1
-    if planned is not None:
-        planned.check_end(decision)
+    source.check_end(decision)
     trace.seats = array(BYTE, seats)
     trace.choices = array(COUNT, choices)
     trace.turn_start = array(BYTE, starts)

@@ -115,6 +115,12 @@ class State(ABC):
         """Names of whole-turn presets the side to move may play now (e.g. Cyvasse lineups)."""
         return []
 
+    def presets_ahead(self) -> bool:
+        """Whether :meth:`presets` may offer a preset here or later in the game (a game with
+        presets overrides it to say when they are over: bots then choose decision by
+        decision, which the lab can do on the compiled engine)."""
+        return type(self).presets is not State.presets
+
     def preset_actions(self, name: str, seed: int | None = None) -> list[int]:
         """The decisions of preset ``name`` to play in order (``seed`` drives random ones)."""
         raise IllegalMoveError(f"no preset {name!r} can be played here")

@@ -11,7 +11,7 @@ import pytest
 
 from boardlab.ai import make_bot
 from boardlab.ai.random_bot import RandomBot
-from boardlab.analysis.compiled import CompiledGame, EngineMismatch, play_compiled
+from boardlab.analysis.compiled import CompiledGame, Decisions, EngineMismatch, play_compiled
 from boardlab.cli.main import main
 from boardlab.core.engine import ENGINE_VARIABLE, kernel_for
 from boardlab.core.game import Game
@@ -21,8 +21,9 @@ pytest.importorskip("numba")
 
 GAMES = ["carnyx", "murus-gallicus", "colosseum-offcuts", "anacund", "cyvasse"]
 ON_KERNEL = [game for game in GAMES if game != "cyvasse"]
-"""Cyvasse's bots deploy by whole-army presets read from reference states, so its self-play
-stays on the reference engine (see boardlab/analysis/compiled.py)."""
+"""The games whose random self-play is on the kernel from the first decision; Cyvasse's bots
+deploy by whole-army presets read from reference states, and its games go to the kernel once
+the deployment is over."""
 SMALL = {"colosseum-offcuts": ["--option", "no_capture_rounds=4"]}
 """Options that keep a game's random self-play short enough for a test."""
 DATE = re.compile(r"^Date: .*$", re.MULTILINE)
@@ -86,6 +87,27 @@ def test_a_game_with_other_bots_or_presets_stays_on_the_reference() -> None:
     cyvasse = _seeded("cyvasse", 1)
     start = cyvasse.new_initial_state()
     assert play_compiled(cyvasse, start, [RandomBot(1), RandomBot(2)], False) is None
+
+
+def test_cyvasse_goes_to_the_kernel_after_the_deployment_and_chooses_as_the_reference() -> None:
+    for seed in range(3):
+        game = _seeded("cyvasse", seed)
+        seeds = [seed + 20, seed + 30]
+        bots = [RandomBot(s) for s in seeds]
+        source = Decisions(game, bots, False)
+        state = game.new_initial_state()
+        decisions = []
+        while not state.is_terminal():
+            if source.planned(state, len(decisions)) is None:
+                assert state.presets_ahead(), "the kernel takes over once the presets are over"
+                action = bots[state.current_player].choose(state.view_state(state.current_player))
+            else:
+                action = source.action(len(decisions))
+            decisions.append(action)
+            state.apply_action(action)
+        source.check_end(len(decisions))
+        assert source.plan is not None and source.offset > 0
+        assert decisions == _reference_decisions(game, seeds)
 
 
 def test_a_replay_that_the_reference_ends_elsewhere_is_an_error() -> None:
