@@ -9,6 +9,8 @@ as the reference writes it (seats, notation, records, board snapshots, the outco
 reference ``apply_action`` per decision instead of the reference's legal decisions, view and
 bot, and exact by construction. The bots choose the same decisions as on the reference (see
 :class:`~boardlab.ai.random_bot.RandomBot`), so the results are the same with either engine.
+A game whose bots play presets first (Cyvasse's deployment) goes to the kernel once they are
+over: :class:`Decisions` is the one place the lab's and the matches' loops ask.
 """
 
 from __future__ import annotations
@@ -161,9 +163,9 @@ class Decisions:
 
 
 BLOCK = 1024
+"""Decisions per compiled call: a longer game takes several."""
 MT_WORDS = 625
 """A Mersenne Twister state: 624 words and the position."""
-"""Decisions per compiled call: a longer game takes several."""
 _TEMPLATE = Path(__file__).with_name("random_game_template.py")
 
 
