@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable
 
 from boardlab.ai import make_bot
-from boardlab.analysis.compiled import play_compiled
+from boardlab.analysis.compiled import Decisions
 from boardlab.analysis.lab import LabConfig, run_lab
 from boardlab.analysis.trace import BOARD_EVERY, GameTask, play_traced
 from boardlab.core.engine import ENGINE_VARIABLE, kernel_for
@@ -56,12 +56,18 @@ def bare(task: GameTask) -> None:
 
 
 def bare_compiled(task: GameTask) -> None:
-    """The same game's decisions chosen on the compiled engine, nothing traced or replayed."""
+    """The same game's decisions chosen on the compiled engine (after any presets, which the
+    bots play on the reference), nothing traced or replayed."""
     game = make(task.game_id, **dict(task.options))
     rng = random.Random(task.seed)
     bots = [make_bot(spec, game, rng.randrange(2**31)) for spec in task.players]
-    played = play_compiled(game, game.new_initial_state(), bots, False)  # type: ignore[arg-type]
-    assert played is not None, "these bots cannot play on the compiled engine"
+    ready = [bot for bot in bots if bot is not None]
+    source = Decisions(game, ready, False)
+    state = game.new_initial_state()
+    while source.planned(state, 0) is None:
+        assert state.presets_ahead(), "these bots cannot play on the compiled engine"
+        seat = state.current_player
+        state.apply_action(ready[seat].choose(state.view_state(seat)))
 
 
 def on(engine: str, play: Callable[[], object]) -> object:
