@@ -96,7 +96,7 @@ def test_cyvasse_goes_to_the_kernel_after_the_deployment_and_chooses_as_the_refe
         bots = [RandomBot(s) for s in seeds]
         source = Decisions(game, bots, False)
         state = game.new_initial_state()
-        decisions = []
+        decisions: list[int] = []
         while not state.is_terminal():
             if source.planned(state, len(decisions)) is None:
                 assert state.presets_ahead(), "the kernel takes over once the presets are over"
