@@ -19,6 +19,7 @@ from pathlib import Path
 
 from boardlab.ai import make_bot
 from boardlab.ai.base import Bot
+from boardlab.analysis.compiled import Decisions
 from boardlab.analysis.runner import run_tasks
 from boardlab.core.errors import OptionError, SaveError
 from boardlab.core.files import check_folder, write_atomic
@@ -130,11 +131,19 @@ def play_game(spec: MatchSpec, index: int) -> GameResult:
         bots.append(bot)
     record = Record(game, players=[spec.players[p] for p in seats])
     state = game.new_initial_state()
+    # Random bots choose on the compiled engine; the record replays their decisions.
+    source = Decisions(game, bots, evaluations=False)
+    decision = 0
     while not state.is_terminal():
-        seat = state.current_player
-        action = bots[seat].choose(state.view_state(seat))
+        if source.planned(state, decision) is None:
+            seat = state.current_player
+            action = bots[seat].choose(state.view_state(seat))
+        else:
+            action = source.action(decision)
         record.add(state, action)
         state.apply_action(action)
+        decision += 1
+    source.check_end(decision)
     outcome = state.outcome
     assert outcome is not None
     text = record.to_text(state) if spec.save_dir is not None else ""

@@ -3,7 +3,9 @@
 A :class:`GameTask` holds everything that determines a game (game, options, bot per seat, seed),
 so the same task gives the same :class:`GameTrace` in any process, on any machine. The trace
 keeps, for every decision: the seat to move, how many decisions it had, every seat's evaluation
-(``State.heuristic``), the pieces each seat has on the board, and the decision played.
+(``State.heuristic``), the pieces each seat has on the board, and the decision played. Games
+of random bots are played on the compiled engine where it is installed, with the same trace
+(see :mod:`boardlab.analysis.compiled`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Final, Literal
 
 from boardlab.ai import make_bot
+from boardlab.analysis.compiled import Decisions
 from boardlab.analysis.metrics import covered_cells
 from boardlab.core.errors import OptionError
 from boardlab.core.records import Record
@@ -180,7 +183,8 @@ class _Rounded(dict[float, float]):
     def __missing__(self, value: float) -> float:
         if len(self) >= ROUNDED_KEPT:
             self.clear()
-        found = self[value] = round(value, EVAL_DIGITS)
+        # + 0.0 makes -0.0 read 0.0: the two are one key here, so either would be kept for both.
+        found = self[value] = round(value, EVAL_DIGITS) + 0.0
         return found
 
 
@@ -226,6 +230,10 @@ def _play(task: GameTask) -> GameTrace:
     trace = GameTrace(task.series, task.index, list(task.players), list(task.seating), [], "", 0)
     trace.board_every = task.board_every
     state = game.new_initial_state()
+    # On the compiled engine the decisions are chosen first (from the start, or once presets
+    # are over); the loop then replays them on the reference for what must read as the
+    # reference writes it (compiled.py says why).
+    source = Decisions(game, bots, evaluations=True)
     occupied: list[frozenset[str]] = []
     cells: set[str] = set()
     every = task.board_every
@@ -235,6 +243,8 @@ def _play(task: GameTask) -> GameTrace:
     choices: list[int] = []
     starts: list[int] = []
     evals: list[float] = []
+    evaluate = True
+    planned = None
     moves = trace.moves
     decision = 0
     while not state.is_terminal():
@@ -245,16 +255,26 @@ def _play(task: GameTask) -> GameTrace:
                 trace.pieces.append(list(snapshot.pieces))
                 occupied.append(snapshot.occupied)
                 cells |= snapshot.cells
+        if planned is None and (planned := source.planned(state, decision)) is not None:
+            choices += planned.choices
+            if planned.evals is not None:
+                evals += planned.evals
+                evaluate = False
         seats.append(seat)
-        choices.append(len(state.legal_actions()))
         starts.append(state.turn_start)
-        evals += state.heuristics()
-        action = bots[seat].choose(state.view_state(seat))
+        if evaluate:
+            evals += state.heuristics()
+        if planned is None:
+            choices.append(len(state.legal_actions()))
+            action = bots[seat].choose(state.view_state(seat))
+        else:
+            action = source.action(decision)
         moves.append(state.action_to_str(action))
         if record is not None:
             record.add(state, action)
         state.apply_action(action)
         decision += 1
+    source.check_end(decision)
     trace.seats = array(BYTE, seats)
     trace.choices = array(COUNT, choices)
     trace.turn_start = array(BYTE, starts)

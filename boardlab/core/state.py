@@ -41,6 +41,10 @@ class State(ABC):
     """How a decision is written, for error messages."""
     MARKERS: ClassVar[re.Pattern[str]] = re.compile(r"[x*-]")
     """Characters ignored when suggesting the canonical form of a mis-marked decision."""
+    NEGATED_HEURISTIC: ClassVar[bool] = False
+    """True for a two-seat game whose seat 1 :meth:`heuristic` is seat 0's negated (an
+    antisymmetric score, an odd squashing): :meth:`heuristics` evaluates once, and the lab's
+    compiled path traces the compiled evaluation the same way, bit for bit."""
 
     game: Game
     ply: int
@@ -111,6 +115,12 @@ class State(ABC):
         """Names of whole-turn presets the side to move may play now (e.g. Cyvasse lineups)."""
         return []
 
+    def presets_ahead(self) -> bool:
+        """Whether :meth:`presets` may offer a preset here or later in the game (a game with
+        presets overrides it to say when they are over: bots then choose decision by
+        decision, which the lab can do on the compiled engine)."""
+        return type(self).presets is not State.presets
+
     def preset_actions(self, name: str, seed: int | None = None) -> list[int]:
         """The decisions of preset ``name`` to play in order (``seed`` drives random ones)."""
         raise IllegalMoveError(f"no preset {name!r} can be played here")
@@ -161,8 +171,11 @@ class State(ABC):
         return replace(state._render_model(), view=view, last_turn=tuple(last_turn))
 
     def heuristics(self) -> list[float]:
-        """Every seat's :meth:`heuristic` at once (what the lab traces at each decision); a game
-        whose evaluations share their work (two seats, one the other's negation) overrides it."""
+        """Every seat's :meth:`heuristic` at once (what the lab traces at each decision); with
+        :attr:`NEGATED_HEURISTIC` seat 1's is seat 0's negated, evaluated once."""
+        if self.NEGATED_HEURISTIC:
+            first = self.heuristic(0)
+            return [first, -first]
         return [self.heuristic(seat) for seat in range(self.game.num_players)]
 
     def occupancy(self) -> Occupancy:

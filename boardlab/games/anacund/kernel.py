@@ -9,6 +9,7 @@ text with its own layout is served too, and no chance remains inside the kernel.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 import numpy as np
 
@@ -60,10 +61,19 @@ from boardlab.games.anacund.state import AnacundState
 
 def make_params(game: Anacund) -> KernelArray:
     """The parameter array of ``game``: scoring options, neighbour tables, Zobrist numbers."""
+    return _params(game.bonus_points, game.tie == "b", game.neighbours)
+
+
+@lru_cache(maxsize=16)
+def _params(
+    bonus_points: int, tie_b: bool, neighbours: tuple[tuple[int, ...], tuple[int, ...]]
+) -> KernelArray:
+    """The parameters of these options, made once: games differing only in their layout or seed
+    (the lab makes one per game) share them, as the layout reaches the kernel by the state."""
     p = np.zeros(PARAMS_SIZE, dtype=np.int64)
-    p[P_BONUS_POINTS] = game.bonus_points
-    p[P_TIE_B] = int(game.tie == "b")
-    nxt, prv = game.neighbours
+    p[P_BONUS_POINTS] = bonus_points
+    p[P_TIE_B] = int(tie_b)
+    nxt, prv = neighbours
     p[P_NEXT:P_PREVIOUS] = nxt
     p[P_PREVIOUS:Z_SQUARE] = prv
     rng = np.random.default_rng(0xA2AC)

@@ -184,6 +184,10 @@ class CyvasseState(State):
         """The spec §11 view: during a hidden deployment the opponent's zone is written empty."""
         return self.view_state(player).position_text()
 
+    def presets_ahead(self) -> bool:
+        """Presets are offered during the deployment only."""
+        return self._outcome is None and self.deploying
+
     def presets(self) -> list[str]:
         """Lineups that fit the army, plus ``random``, before the side's first placement."""
         if self._outcome is not None or not self.deploying or self.placed:

@@ -46,6 +46,7 @@ class MurusGallicusState(State):
         "write a tower move as origin-far cell (e.g. c1-c3) and a sacrifice as "
         "tower, x, adjacent enemy wall (e.g. d3xe4)"
     )
+    NEGATED_HEURISTIC = True  # the score is antisymmetric and tanh odd
 
     def __init__(self, game: MurusGallicus, bits: list[int], side: int, ply: int) -> None:
         self.game = game
@@ -197,12 +198,6 @@ class MurusGallicusState(State):
                 score += sign * 0.15 * advance * advance
                 towers ^= low
         return math.tanh(score / 12.0)
-
-    def heuristics(self) -> list[float]:
-        """Both seats' evaluations: the score is antisymmetric and tanh odd, so the Gauls'
-        is the Romans' negated (the lab traces both at every decision)."""
-        romans = self.heuristic(ROMANS)
-        return [romans, -romans]
 
     def occupancy(self) -> Occupancy:
         """Stones per side (a tower is two) and the cells holding them, from the bitboards."""

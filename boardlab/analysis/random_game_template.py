@@ -1,0 +1,162 @@
+"""The source of the compiled random-bot game: Python's ``random.Random.choice`` on a kernel.
+
+:mod:`boardlab.analysis.compiled` has a copy of this file written per game by
+:func:`boardlab.core.kernel_drivers.specialised` (the block between the ``kernel`` markers
+becomes an import of the game's ``legal``, ``apply``, ``player`` and ``evaluate``), so one
+compiled call plays a whole game of random bots. Each bot's generator is its Mersenne Twister
+state as ``random.Random.getstate()`` gives it (624 words and the position), drawn from here
+exactly as CPython's ``random`` draws (``genrand_uint32``, ``getrandbits``,
+``_randbelow_with_getrandbits``), so the game is the one the reference's random bots play.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from boardlab.core.engine import KernelArray
+
+# -- kernel --
+
+
+def legal(p: KernelArray, s: KernelArray, out: KernelArray) -> int:
+    """Placeholder for the game's ``legal``."""
+    raise NotImplementedError
+
+
+def apply(p: KernelArray, s: KernelArray, action: int) -> None:
+    """Placeholder for the game's ``apply``."""
+    raise NotImplementedError
+
+
+def player(p: KernelArray, s: KernelArray) -> int:
+    """Placeholder for the game's ``player``."""
+    raise NotImplementedError
+
+
+def evaluate(p: KernelArray, s: KernelArray, seat: int) -> float:
+    """Placeholder for the game's compiled evaluation (or :func:`no_evaluation`)."""
+    raise NotImplementedError
+
+
+# -- end kernel --
+
+_N = 624
+_M = 397
+_MATRIX_A = 0x9908B0DF
+_UPPER = 0x80000000
+_LOWER = 0x7FFFFFFF
+_WORD = 0xFFFFFFFF
+
+
+@numba.njit(cache=True)
+def no_evaluation(p: KernelArray, s: KernelArray, seat: int) -> float:
+    """Stands in for ``evaluate`` in a game without a compiled evaluation (never called)."""
+    return 0.0
+
+
+@numba.njit(cache=True)
+def _twist(mt: KernelArray) -> None:
+    """Regenerate the 624 words (CPython's ``genrand_uint32`` refill)."""
+    for kk in range(_N):
+        y = (mt[kk] & _UPPER) | (mt[(kk + 1) % _N] & _LOWER)
+        mt[kk] = mt[(kk + _M) % _N] ^ (y >> 1) ^ (_MATRIX_A if y & 1 else 0)
+    mt[_N] = 0
+
+
+@numba.njit(cache=True)
+def _seed(mt: KernelArray, seed: int) -> None:
+    """``random.Random(seed)``'s state for ``0 <= seed < 2**32`` (CPython's ``init_by_array``
+    with the one-word key ``[seed]``)."""
+    mt[0] = 19650218
+    for i in range(1, _N):
+        mt[i] = (1812433253 * (mt[i - 1] ^ (mt[i - 1] >> 30)) + i) & _WORD
+    i = 1
+    for _ in range(_N):
+        mt[i] = ((mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525)) + seed) & _WORD
+        i += 1
+        if i >= _N:
+            mt[0] = mt[_N - 1]
+            i = 1
+    for _ in range(_N - 1):
+        mt[i] = ((mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941)) - i) & _WORD
+        i += 1
+        if i >= _N:
+            mt[0] = mt[_N - 1]
+            i = 1
+    mt[0] = _UPPER
+    mt[_N] = _N
+
+
+@numba.njit(cache=True)
+def _uint32(mt: KernelArray) -> int:
+    """The next 32-bit output of the generator ``mt`` (words, then the position)."""
+    if mt[_N] >= _N:
+        _twist(mt)
+    y = mt[mt[_N]]
+    mt[_N] += 1
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9D2C5680
+    y ^= (y << 15) & 0xEFC60000
+    y ^= y >> 18
+    return int(y & _WORD)
+
+
+@numba.njit(cache=True)
+def _below(mt: KernelArray, n: int) -> int:
+    """``random.Random._randbelow(n)``: ``getrandbits(n.bit_length())`` until below ``n``."""
+    k = 0
+    while n >> k:
+        k += 1
+    r = _uint32(mt) >> (32 - k)
+    while r >= n:
+        r = _uint32(mt) >> (32 - k)
+    return r
+
+
+@numba.njit(cache=True)
+def random_game(
+    p: KernelArray,
+    s: KernelArray,
+    generators: KernelArray,
+    seeds: KernelArray,
+    actions: KernelArray,
+    choices: KernelArray,
+    evals: KernelArray,
+    evaluated: bool,
+    negated: bool,
+    max_legal: int,
+) -> int:
+    """Random bots play on ``s`` (in place) until the end or until ``actions`` is full.
+
+    ``generators[seat]`` is that seat's bot's generator (advanced in place), first seeded with
+    ``seeds[seat]`` where that is not negative (then set to -1); each decision is
+    ``choice`` of the legal ids in ascending order, as :class:`~boardlab.ai.random_bot.
+    RandomBot` draws. Writes the decisions, the legal counts and (``evaluated``) every seat's
+    evaluation before each decision (``evals[d, seat]``; with ``negated`` seat 1's is seat 0's
+    negated, as ``State.heuristics`` gives it); returns the number of decisions.
+    """
+    for seat in range(seeds.shape[0]):
+        if seeds[seat] >= 0:
+            _seed(generators[seat], seeds[seat])
+            seeds[seat] = -1
+    moves = np.empty(max_legal, dtype=np.int64)
+    seats = evals.shape[1]
+    d = 0
+    while d < actions.shape[0]:
+        n = legal(p, s, moves)
+        if n == 0:
+            break
+        if evaluated and negated:  # as State.heuristics with NEGATED_HEURISTIC
+            evals[d, 0] = evaluate(p, s, 0)
+            evals[d, 1] = -evals[d, 0]
+        elif evaluated:
+            for seat in range(seats):
+                evals[d, seat] = evaluate(p, s, seat)
+        ordered = np.sort(moves[:n])
+        action = ordered[_below(generators[player(p, s)], n)]
+        actions[d] = action
+        choices[d] = n
+        apply(p, s, action)
+        d += 1
+    return d
