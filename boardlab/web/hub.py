@@ -127,7 +127,7 @@ class Hub:
         """Store a new match and start its bot if a bot moves first."""
         # Built first, as a restart would build it: a match that cannot be is never stored.
         session = MatchSession(StoredMatch(config, (), Summary("active", None, 0, now())))
-        self.store.create(config, Summary("active", None, 0, config.created))
+        self.store.create(config, session.summary_now(config.created))
         self._keep(session)
         self.start_bot(session)
         self.watch_clock(session)
