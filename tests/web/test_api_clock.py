@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Server, start_server
-from tests.web.test_api import create, replayed, turn
+from tests.web.test_api import create, replayed, turn, wait_for_ply
 
 HUMANS = [{"kind": "human"}, {"kind": "invite"}]
 
@@ -245,3 +245,21 @@ def test_a_stored_match_of_an_older_server_reads_with_no_clock(tmp_path: Path) -
         assert listed(server, match)["clock"] is None
     finally:
         server.stop()
+
+
+def test_a_bot_thinks_within_its_clock(shared_server: Server) -> None:
+    """The expert searches Murus Gallicus for seconds a move; on a 6-second clock it is given a
+    twentieth of what it has left, and its thinking is charged to it."""
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "level:expert"}]
+    match, (romans, _) = create(shared_server, clocked({"base": 6, "increment": 0}, seats))
+    assert romans
+    assert turn(shared_server, match, romans, 0, 0, "d1-d3")[0] == 200
+    view = wait_for_ply(shared_server, match, 2, romans)
+    # The bot's first turn was not timed; the Romans' clock runs.
+    assert view["clock"]["remaining"] == [6, 6] and view["clock"]["running"] == 0
+    legal = view["legal"][0]["text"]
+    assert turn(shared_server, match, romans, 0, 2, legal)[0] == 200
+    view = wait_for_ply(shared_server, match, 4, romans)
+    assert view["status"] == "active" and view["clock"]["running"] == 0
+    charged = 6 - view["clock"]["remaining"][1]
+    assert 0 < charged < 1.2, f"the bot spent {charged:.2f} s of its 6"
