@@ -25,7 +25,11 @@ SIZE = {"width": 1280, "height": 860}
 def humans(server: Server, clock: dict[str, int] | None) -> dict[str, object]:
     status, created = server.post(
         "/api/matches",
-        {"game": "murus-gallicus", "seats": [{"kind": "human"}, {"kind": "invite"}], "clock": clock},
+        {
+            "game": "murus-gallicus",
+            "seats": [{"kind": "human"}, {"kind": "invite"}],
+            "clock": clock,
+        },
     )
     assert status == 201, created
     return dict(created)
