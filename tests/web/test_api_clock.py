@@ -312,3 +312,22 @@ def test_without_the_timer_the_next_request_finds_the_flag(
         assert view["status"] == "finished" and view["ply"] == 2
         assert view["result"]["termination"] == "timeout"
         assert view["result"]["results"] == ["loss", "win"]
+
+
+def test_with_three_seats_a_flag_in_setup_ends_the_game_and_a_rematch_keeps_the_clock(
+    shared_server: Server,
+) -> None:
+    seats = [{"kind": "human"}, {"kind": "invite"}, {"kind": "invite"}]
+    body = {"game": "colosseum-offcuts", "seats": seats, "clock": {"base": 1, "increment": 0}}
+    match, tokens = create(shared_server, body)
+    for ply, token in enumerate(tokens):
+        assert turn(shared_server, match, token, ply, ply, a_turn(shared_server, match))[0] == 200
+    time.sleep(1.2)
+    view = view_of(shared_server, match)
+    # P1 runs out during setup, where leaving would end the game: the others win.
+    assert view["status"] == "finished" and view["ply"] == 3
+    assert view["result"]["termination"] == "timeout"
+    assert view["result"]["results"] == ["loss", "win", "win"]
+    status, answer = shared_server.post(f"/api/matches/{match}/rematch", {}, tokens[0])
+    assert status == 201
+    assert view_of(shared_server, answer["id"])["clock"]["label"] == "1 s+0"

@@ -158,3 +158,40 @@ def test_a_takeback_request_declined_then_accepted(players: Players, shared_serv
     play(shared_server, match_id, romans, "b1-b3")
     view: dict[str, Any] = shared_server.get(f"/api/matches/{match_id}")[1]
     assert [move["turn"] for move in view["moves"]] == ["d1-d3", "a7-a5", "b1-b3"]
+
+
+@pytest.mark.parametrize(
+    ("choice", "label", "clock", "listed"),
+    [
+        ("3+2 (blitz)", "Time control 3+2", {"base": 180, "increment": 2, "days": 0}, "(3+2)"),
+        ("3 days per move", "3 days per move", {"base": 0, "increment": 0, "days": 3}, "move due"),
+    ],
+)
+def test_the_time_control_is_chosen_in_the_lobby_form(
+    browser: Browser,
+    shared_server: Server,
+    choice: str,
+    label: str,
+    clock: dict[str, int],
+    listed: str,
+) -> None:
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(shared_server.url)
+        page.get_by_role("button", name="New Murus Gallicus game").click()
+        form = page.locator("#create")
+        form.get_by_label("Gauls", exact=True).select_option("invite")
+        form.get_by_label("Time control", exact=True).select_option(label=choice)
+        form.get_by_role("button", name="Start the game").click()
+        page.wait_for_url("**/match/**")
+        page.wait_for_selector("body[data-ply]")
+        expect(page.locator("#clocks .clock-control")).to_have_text(label)
+        match_id = page.url.rsplit("/", 1)[1]
+        view = shared_server.get(f"/api/matches/{match_id}")[1]
+        assert {key: view["clock"][key] for key in clock} == clock
+        page.goto(shared_server.url)
+        row = page.locator(f'#matches tr[data-match="{match_id}"]')
+        expect(row).to_contain_text(listed)
+    finally:
+        context.close()
