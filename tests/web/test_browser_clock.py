@@ -21,6 +21,7 @@ from tests.web.browser_play import (
     wait_for,
 )
 from tests.web.conftest import Server
+from tests.web.test_browser_axe import violations
 
 
 class Players(NamedTuple):
@@ -193,5 +194,35 @@ def test_the_time_control_is_chosen_in_the_lobby_form(
         page.goto(shared_server.url)
         row = page.locator(f'#matches tr[data-match="{match_id}"]')
         expect(row).to_contain_text(listed)
+    finally:
+        context.close()
+
+
+def test_running_clocks_and_a_waiting_offer_have_no_serious_violation(
+    browser: Browser, shared_server: Server
+) -> None:
+    status, created = shared_server.post(
+        "/api/matches",
+        {
+            "game": "murus-gallicus",
+            "seats": [{"kind": "human"}, {"kind": "invite"}],
+            "clock": {"base": 600, "increment": 5},
+        },
+    )
+    assert status == 201
+    match_id, tokens = created["id"], [seat["token"] for seat in created["seats"]]
+    for done, text in enumerate(["d1-d3", "a7-a5", "c1-c3"]):
+        body = {"seat": done % 2, "ply": done, "turn": text}
+        answer = shared_server.post(f"/api/matches/{match_id}/turn", body, tokens[done % 2])
+        assert answer[0] == 200
+    offer = {"seat": 0, "kind": "draw"}
+    assert shared_server.post(f"/api/matches/{match_id}/offer", offer, tokens[0])[0] == 200
+    # The pages forbid inline scripts; axe is injected as one, by the test alone.
+    context = browser.new_context(bypass_csp=True)
+    try:
+        page = open_match(context, shared_server, match_id, {1: tokens[1]})
+        expect(page.locator('.clock[data-seat="1"]')).to_have_class("clock running")
+        expect(page.locator("#offer .accept")).to_be_visible()
+        assert violations(page) == []
     finally:
         context.close()
