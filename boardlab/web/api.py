@@ -145,7 +145,7 @@ async def get_view(request: Request) -> Response:
 
 async def get_position(request: Request) -> Response:
     """``GET /api/matches/<id>/position?at=N``: the picture after N turns."""
-    _, session, held = _session(request)
+    _, session, held = await _settled(request)
     at = query_int(request, "at", session.ply, 0, session.ply)
     return JSONResponse(session.position(at, held))
 
@@ -153,9 +153,10 @@ async def get_position(request: Request) -> Response:
 async def post_preview(request: Request) -> Response:
     """``POST /api/matches/<id>/preview``: legal next steps of an unfinished turn."""
     _count(request, "moves")
-    _, session, held = _session(request)
+    hub, session, held = _session(request)
     body = await json_body(request)
     seat = _seat(body, session, held)
+    await hub.settle(session)
     return JSONResponse(session.preview(seat, field_steps(body)))
 
 
@@ -250,6 +251,7 @@ async def post_rematch(request: Request) -> Response:
         raise ApiError(403, "only a player of this match can ask for a rematch")
     _count(request, "creations")
     async with session.lock:
+        await hub.flag_if_due(session)
         if session.rematch is not None:
             return JSONResponse(rematch_answer(hub.session(session.rematch).config, tokens))
         if session.outcome is None:
@@ -262,7 +264,7 @@ async def post_rematch(request: Request) -> Response:
 
 async def get_record(request: Request) -> Response:
     """``GET /api/matches/<id>/record``: the game record as a download."""
-    _, session, held = _session(request)
+    _, session, held = await _settled(request)
     text = session.record_text(held)
     filename = f"{session.game.id}-{session.id}.txt"
     return PlainTextResponse(

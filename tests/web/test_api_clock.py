@@ -219,7 +219,7 @@ def test_a_client_cannot_stop_or_add_to_its_clock(shared_server: Server) -> None
         assert shared_server.post(f"/api/matches/{match}/{path}", body, token)[0] == 200
         after = view_of(shared_server, match)["clock"]
         assert after == clock
-    # The creation body cannot set the time left, nor a clock running on the wrong seat.
+    # Nor can the creation body set the time left.
     status, answer = shared_server.post(
         "/api/matches", {**clocked({"base": 30}), "remaining": [0, 9999]}
     )
@@ -281,7 +281,7 @@ def test_a_bot_thinks_within_its_clock(shared_server: Server) -> None:
     assert 0 < spent < 1.6, f"the bot spent {spent:.2f} s of its 3 in five turns"
 
 
-@pytest.mark.parametrize("first", ["turn", "view", "offer", "resign"])
+@pytest.mark.parametrize("first", ["turn", "view", "offer", "resign", "preview", "record"])
 def test_without_the_timer_the_next_request_finds_the_flag(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, first: str
 ) -> None:
@@ -300,10 +300,15 @@ def test_without_the_timer_the_next_request_finds_the_flag(
             "turn": ("turn", {"seat": 0, "ply": 2, "turn": "c1-c3"}, romans),
             "offer": ("offer", {"seat": 1, "kind": "draw"}, gauls),
             "resign": ("resign", {"seat": 1}, gauls),
+            "preview": ("preview", {"seat": 0, "steps": ["c1-c3"]}, romans),
         }
         if first == "view":
             status, view = server.get(f"/api/matches/{match}")
             assert status == 200
+        elif first == "record":
+            status, record = server.get(f"/api/matches/{match}/record", gauls)
+            assert status == 200 and "Termination: timeout" in record
+            view = server.get(f"/api/matches/{match}")[1]
         else:
             path, payload, token = requests[first]
             status, answer = server.post(f"/api/matches/{match}/{path}", payload, token)
