@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.sync.client import connect
 
 from boardlab.web.hub import Hub
 from tests.web.browser_play import bot_turn, engine_state
@@ -281,7 +282,9 @@ def test_a_bot_thinks_within_its_clock(shared_server: Server) -> None:
     assert 0 < spent < 1.6, f"the bot spent {spent:.2f} s of its 3 in five turns"
 
 
-@pytest.mark.parametrize("first", ["turn", "view", "offer", "resign", "preview", "record"])
+@pytest.mark.parametrize(
+    "first", ["turn", "view", "offer", "resign", "preview", "record", "websocket"]
+)
 def test_without_the_timer_the_next_request_finds_the_flag(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, first: str
 ) -> None:
@@ -305,6 +308,11 @@ def test_without_the_timer_the_next_request_finds_the_flag(
         if first == "view":
             status, view = server.get(f"/api/matches/{match}")
             assert status == 200
+        elif first == "websocket":
+            address = server.url.replace("http://", "ws://") + f"ws/matches/{match}"
+            with connect(address) as socket:
+                socket.send(json.dumps({"tokens": []}))
+                view = json.loads(socket.recv(timeout=10))["view"]
         elif first == "record":
             status, record = server.get(f"/api/matches/{match}/record", gauls)
             assert status == 200 and "Termination: timeout" in record
