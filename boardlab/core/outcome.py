@@ -15,7 +15,11 @@ class Result(Enum):
 
 
 class Termination(Enum):
-    """Why a game ended (rules README §6.2); each game uses the reasons that apply to it."""
+    """Why a game ended (rules README §6.2); each game uses the reasons that apply to it.
+
+    The last three come from outside the moves: a resignation, a player out of time and a
+    draw agreed by the players (``docs/records.md``).
+    """
 
     ALL_CAPTURED = "all_captured"
     EXHAUSTION = "exhaustion"
@@ -29,6 +33,8 @@ class Termination(Enum):
     NO_CAPTURE = "no_capture"
     PLY_CAP = "ply_cap"
     RESIGNATION = "resignation"
+    TIMEOUT = "timeout"
+    AGREEMENT = "agreement"
 
     @property
     def label(self) -> str:
@@ -55,6 +61,8 @@ _LABELS = {
     Termination.NO_CAPTURE: "too long without a capture",
     Termination.PLY_CAP: "move limit reached",
     Termination.RESIGNATION: "resignation",
+    Termination.TIMEOUT: "out of time",
+    Termination.AGREEMENT: "draw agreed",
 }
 
 _REASONS = {
@@ -70,6 +78,8 @@ _REASONS = {
     Termination.NO_CAPTURE: "Too many turns went by without a capture.",
     Termination.PLY_CAP: "The game reached its move limit.",
     Termination.RESIGNATION: "{losers} resigned.",
+    Termination.TIMEOUT: "{losers} ran out of time.",
+    Termination.AGREEMENT: "The players agreed to a draw.",
 }
 
 _REWARD = {Result.WIN: 1.0, Result.DRAW: 0.0, Result.LOSS: -1.0}

@@ -38,6 +38,10 @@ MAGIC = "# Boardlab game record"
 INITIAL = "initial"
 RESIGN = "resign"
 """A turn line of a seat that resigned and left while the others played on."""
+OFF_THE_BOARD = frozenset(
+    t.value for t in (Termination.RESIGNATION, Termination.TIMEOUT, Termination.AGREEMENT)
+)
+"""Terminations the moves do not show: the Result header alone says how the game ended."""
 
 
 @dataclass
@@ -57,8 +61,8 @@ class Turn:
 class Record:
     """A game in progress or finished: its game, start, players and turns.
 
-    ``outcome`` follows the rules when the last state is over; it can also be set by a
-    resignation, which the moves alone do not show.
+    ``outcome`` follows the rules when the last state is over; it can also be set by an end
+    the moves alone do not show (``resigned``: a resignation, a flag or an agreed draw).
     """
 
     game: Game
@@ -310,16 +314,20 @@ def _check_result(
         return
     if written == "*":
         return
-    if claimed != Termination.RESIGNATION.value:
+    if claimed not in OFF_THE_BOARD:
         raise RecordError(
             f"{source}:{number}: the header claims a finished game ({shown(written)}), "
             f"but the moves stop unfinished after turn {len(record.turns)}: record cut short?"
         )
+    termination = Termination(claimed)
     try:
         pairs = dict(pair.split("=", 1) for pair in written.split())
         results = tuple(Result(pairs[name]) for name in names)
     except (KeyError, ValueError):
         raise RecordError(f"{source}:{number}: bad Result header {shown(written)}") from None
-    if sorted(pairs) != sorted(names) or Result.LOSS not in results:
+    # A draw is agreed by everyone; a resignation or a flag has a loser.
+    agreed = termination is Termination.AGREEMENT
+    fits = all(r is Result.DRAW for r in results) if agreed else Result.LOSS in results
+    if sorted(pairs) != sorted(names) or not fits:
         raise RecordError(f"{source}:{number}: bad Result header {shown(written)}")
-    record.resigned = Outcome(results, Termination.RESIGNATION)
+    record.resigned = Outcome(results, termination)

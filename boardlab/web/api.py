@@ -10,10 +10,12 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 from boardlab.core.registry import game_ids, make
 from boardlab.web.abandoned import abandoned
+from boardlab.web.clock import TimeControl
 from boardlab.web.creation import new_match, rematch_answer, rematch_config
 from boardlab.web.errors import ApiError
 from boardlab.web.hub import Hub, now, preset_seed
 from boardlab.web.limits import RateLimiter, client_key
+from boardlab.web.offers import check_answer, check_offer, offer_kind
 from boardlab.web.requests import (
     MAX_NAME_CHARS,
     MAX_TURN_CHARS,
@@ -48,6 +50,13 @@ def _session(request: Request) -> tuple[Hub, MatchSession, frozenset[int]]:
     hub = _hub(request)
     session = hub.session(match_id(request))
     return hub, session, hub.held(session, bearer_tokens(request))
+
+
+async def _settled(request: Request) -> tuple[Hub, MatchSession, frozenset[int]]:
+    """As ``_session``, a flag that is due committed first: the caller sees it."""
+    hub, session, held = _session(request)
+    await hub.settle(session)
+    return hub, session, held
 
 
 def _view_response(session: MatchSession, held: frozenset[int]) -> Response:
@@ -109,6 +118,8 @@ async def list_matches(request: Request) -> Response:
                 "created": config.created,
                 "updated": summary.updated,
                 "plies": summary.plies,
+                "clock": _clock_label(config.clock),
+                "deadline": summary.deadline if summary.status == "active" else None,
             }
         )
     return JSONResponse({"matches": matches})
@@ -119,19 +130,24 @@ def _player_names(game_id: str, options: tuple[tuple[str, str], ...]) -> tuple[s
     return make(game_id, **dict(options)).player_names
 
 
+@functools.lru_cache(maxsize=64)
+def _clock_label(text: str) -> str | None:
+    return TimeControl.from_text(text).label if text else None
+
+
 def _status(value: str) -> Status:
     return "active" if value == "active" else "finished"
 
 
 async def get_view(request: Request) -> Response:
     """``GET /api/matches/<id>``: the caller's view."""
-    _, session, held = _session(request)
+    _, session, held = await _settled(request)
     return _view_response(session, held)
 
 
 async def get_position(request: Request) -> Response:
     """``GET /api/matches/<id>/position?at=N``: the picture after N turns."""
-    _, session, held = _session(request)
+    _, session, held = await _settled(request)
     at = query_int(request, "at", session.ply, 0, session.ply)
     return JSONResponse(session.position(at, held))
 
@@ -139,9 +155,10 @@ async def get_position(request: Request) -> Response:
 async def post_preview(request: Request) -> Response:
     """``POST /api/matches/<id>/preview``: legal next steps of an unfinished turn."""
     _count(request, "moves")
-    _, session, held = _session(request)
+    hub, session, held = _session(request)
     body = await json_body(request)
     seat = _seat(body, session, held)
+    await hub.settle(session)
     return JSONResponse(session.preview(seat, field_steps(body)))
 
 
@@ -154,6 +171,7 @@ async def post_turn(request: Request) -> Response:
     ply = field_int(body, "ply", 0, 10**6)
     preset = field_str(body, "preset", MAX_NAME_CHARS, required=False)
     async with session.lock:
+        await hub.flag_if_due(session)
         if preset is not None:
             event = session.check_preset(seat, ply, preset, preset_seed())
         else:
@@ -170,6 +188,7 @@ async def post_resign(request: Request) -> Response:
     hub, session, held = _session(request)
     seat = _seat(await json_body(request), session, held)
     async with session.lock:
+        await hub.flag_if_due(session)
         if session.outcome is not None:
             raise ApiError(409, "the game is over")
         if session.game.num_players > 2 and session.to_move != seat:
@@ -185,7 +204,44 @@ async def post_takeback(request: Request) -> Response:
     hub, session, held = _session(request)
     seat = _seat(await json_body(request), session, held)
     async with session.lock:
+        await hub.flag_if_due(session)
         await hub.commit(session, session.check_takeback(seat, held))
+        return _view_response(session, held)
+
+
+async def post_offer(request: Request) -> Response:
+    """``POST /api/matches/<id>/offer``: offer a draw, or ask to take back your last turn."""
+    _count(request, "moves")
+    hub, session, held = _session(request)
+    body = await json_body(request)
+    seat = _seat(body, session, held)
+    kind = offer_kind(body.get("kind"))
+    async with session.lock:
+        await hub.flag_if_due(session)
+        await hub.commit(session, check_offer(session, seat, held, kind))
+        return _view_response(session, held)
+
+
+async def post_accept(request: Request) -> Response:
+    """``POST /api/matches/<id>/accept``: accept the other player's offer."""
+    return await _answer(request, accept=True)
+
+
+async def post_decline(request: Request) -> Response:
+    """``POST /api/matches/<id>/decline``: decline the other player's offer."""
+    return await _answer(request, accept=False)
+
+
+async def _answer(request: Request, accept: bool) -> Response:
+    _count(request, "moves")
+    hub, session, held = _session(request)
+    body = await json_body(request)
+    seat = _seat(body, session, held)
+    kind = offer_kind(body.get("kind"))
+    ply = field_int(body, "ply", 0, 10**6)
+    async with session.lock:
+        await hub.flag_if_due(session)
+        await hub.commit(session, check_answer(session, seat, held, kind, ply, accept))
         return _view_response(session, held)
 
 
@@ -197,6 +253,7 @@ async def post_rematch(request: Request) -> Response:
         raise ApiError(403, "only a player of this match can ask for a rematch")
     _count(request, "creations")
     async with session.lock:
+        await hub.flag_if_due(session)
         if session.rematch is not None:
             return JSONResponse(rematch_answer(hub.session(session.rematch).config, tokens))
         if session.outcome is None:
@@ -209,7 +266,7 @@ async def post_rematch(request: Request) -> Response:
 
 async def get_record(request: Request) -> Response:
     """``GET /api/matches/<id>/record``: the game record as a download."""
-    _, session, held = _session(request)
+    _, session, held = await _settled(request)
     text = session.record_text(held)
     filename = f"{session.game.id}-{session.id}.txt"
     return PlainTextResponse(

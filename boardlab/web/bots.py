@@ -20,7 +20,9 @@ import threading
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing.connection import Connection
 
-from boardlab.ai.players import make_bot
+from boardlab.ai.levels import level_spec
+from boardlab.ai.players import make_bot, parse_spec
+from boardlab.core.game import Game
 from boardlab.core.registry import make
 
 _lifeline: tuple[Connection, Connection] | None = None
@@ -46,6 +48,26 @@ def bot_turn(
         state.apply_action(action)
         if state.is_terminal() or state.turn_start:
             return decisions
+
+
+def timed_spec(spec: str, game: Game, budget: float | None) -> str:
+    """``spec`` with its thinking time capped at ``budget`` seconds per decision (a level is
+    spelled out first); a bot without a time setting (random, greedy) answers at once."""
+    kind, params = parse_spec(spec)
+    if budget is None:
+        return spec
+    if isinstance(params, str):
+        return timed_spec(level_spec(game, params), game, budget)
+    if kind not in ("alphabeta", "mcts"):
+        return spec
+    limit = min(float(params.get("time", budget)), budget)
+    rest = [f"{key}={_spelled(value)}" for key, value in params.items() if key != "time"]
+    return f"{kind}:{','.join([*rest, f'time={limit:.3f}'])}"
+
+
+def _spelled(value: float | int | bool) -> str:
+    """A spec parameter as ``parse_spec`` reads it back."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def bot_pool(workers: int) -> ProcessPoolExecutor:

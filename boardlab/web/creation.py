@@ -9,6 +9,7 @@ from boardlab.core.game import Game
 from boardlab.core.options import MAX_PLIES, SEED, format_value
 from boardlab.core.registry import game_class, game_ids, make
 from boardlab.web.catalogue import bot_entries
+from boardlab.web.clock import time_control
 from boardlab.web.errors import ApiError
 from boardlab.web.store import MatchConfig, SeatConfig, SeatKind
 from boardlab.web.tokens import new_match_id, new_token, token_hash
@@ -98,6 +99,7 @@ def new_match(body: dict[str, Any], created: str) -> tuple[MatchConfig, dict[str
     )
     game = make_game(body.get("game"), body.get("options", {}), count, bots_only)
     seats = seat_configs(seats_data, game)
+    clock = time_control(body.get("clock"))
     match_id = new_match_id()
     configs, answer = [], []
     for seat, (kind, bot) in enumerate(seats):
@@ -112,12 +114,13 @@ def new_match(body: dict[str, Any], created: str) -> tuple[MatchConfig, dict[str
         configs.append(SeatConfig(kind, bot, digest))
         answer.append(entry)
     options = dict(game.option_items())
-    config = MatchConfig(match_id, game.id, options, tuple(configs), created)
+    config = MatchConfig(match_id, game.id, options, tuple(configs), created, clock.text)
     return config, {"id": match_id, "seats": answer}
 
 
 def rematch_config(old: MatchConfig, created: str) -> MatchConfig:
-    """The rematch of ``old``: the same game and options (a fresh seed), seats rotated by one.
+    """The rematch of ``old``: the same game, options (a fresh seed) and time control, seats
+    rotated by one.
 
     Each seat keeps its token: whoever held seat ``i`` holds seat ``i + 1`` of the rematch.
     """
@@ -125,7 +128,8 @@ def rematch_config(old: MatchConfig, created: str) -> MatchConfig:
     seats = tuple(old.seats[(seat - 1) % count] for seat in range(count))
     options = {key: value for key, value in old.options.items() if key != SEED}
     game = game_class(old.game)(**options)
-    return MatchConfig(new_match_id(), old.game, dict(game.option_items()), seats, created)
+    options = dict(game.option_items())
+    return MatchConfig(new_match_id(), old.game, options, seats, created, old.clock)
 
 
 def rematch_answer(config: MatchConfig, tokens: list[str]) -> dict[str, Any]:

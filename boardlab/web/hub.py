@@ -22,13 +22,13 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from boardlab.web.bots import bot_pool, bot_turn
+from boardlab.web.bots import bot_pool, bot_turn, timed_spec
 from boardlab.web.errors import ApiError
 from boardlab.web.restore import load_session
 from boardlab.web.session import MatchSession, to_json
@@ -76,6 +76,7 @@ class Hub:
     sessions: OrderedDict[str, MatchSession] = field(default_factory=OrderedDict)
     clients: dict[str, set[Client]] = field(default_factory=dict)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    timers: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.live_matches < 1:
@@ -93,6 +94,7 @@ class Hub:
             return session
         session = self._keep(load_session(self.store, match_id, now()))
         self.start_bot(session)
+        self.watch_clock(session)
         return session
 
     def _keep(self, session: MatchSession) -> MatchSession:
@@ -126,14 +128,15 @@ class Hub:
         """Store a new match, its first ``events`` already played (a match played on from an
         analysed position), and start its bot if a bot moves first."""
         # Built first, as a restart would build it: a match that cannot be is never stored.
-        session = MatchSession(
-            StoredMatch(config, tuple(events), Summary("active", None, 0, now()))
-        )
-        self.store.create(config, Summary("active", None, 0, config.created))
+        # The first events (a line played on from the analysis board) happened at its creation.
+        events = tuple(event if event.at else replace(event, at=config.created) for event in events)
+        session = MatchSession(StoredMatch(config, events, Summary("active", None, 0, now())))
+        self.store.create(config, session.summary_now(config.created))
         for index, event in enumerate(session.events):
             self.store.append(config.id, index, event, session.summary_now(now()))
         self._keep(session)
         self.start_bot(session)
+        self.watch_clock(session)
         return session
 
     def resume_bots(self) -> int:
@@ -165,6 +168,8 @@ class Hub:
         elif live is not session:
             raise ApiError(409, STALE)
         index = session.version
+        # Stamped as it is committed: the clocks charge the mover up to this moment.
+        event = event if event.at else replace(event, at=now())
         session.apply(event)
         try:
             self.store.append(session.id, index, event, session.summary_now(now()))
@@ -177,7 +182,55 @@ class Hub:
             self.sessions.pop(session.id, None)
             raise
         self.start_bot(session)
+        self.watch_clock(session)
         self.broadcast(session)
+
+    # -- clocks ---------------------------------------------------------------------------
+
+    async def flag_if_due(self, session: MatchSession) -> None:
+        """Commit the flag of the seat to move if its time is up (the caller holds the lock)."""
+        flag = session.overdue(datetime.now(UTC))
+        if flag is not None:
+            await self.commit(session, flag)
+
+    async def settle(self, session: MatchSession) -> None:
+        """Commit a flag that is due, taking the match's lock only if one is."""
+        if session.overdue(datetime.now(UTC)) is not None:
+            async with session.lock:
+                await self.flag_if_due(session)
+
+    def watch_clock(self, session: MatchSession) -> None:
+        """Check the match again when the running clock runs out (a flag is found without
+        any request; after a restart, loading the match arms it again)."""
+        old = self.timers.pop(session.id, None)
+        if old is not None:
+            old.cancel()
+        deadline = session.clocks.deadline() if session.clocks else None
+        if deadline is None or session.outcome is not None:
+            return
+        delay = max(0.0, (deadline - datetime.now(UTC)).total_seconds())
+        loop = asyncio.get_running_loop()
+        self.timers[session.id] = loop.call_later(delay, self._clock_ran_out, session.id)
+
+    def _clock_ran_out(self, match_id: str) -> None:
+        self.timers.pop(match_id, None)
+        task = asyncio.get_running_loop().create_task(self._flag(match_id))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _flag(self, match_id: str) -> None:
+        try:
+            session = self.session(match_id)
+        except ApiError:
+            return  # gone or set aside (logged): nothing to flag
+        try:
+            await self.settle(session)
+        except ApiError as error:
+            LOG.error("the flag in match %s was refused: %s", match_id, error)
+            return
+        if session.outcome is None:
+            # Woken a little early (or the turn changed meanwhile): wait for the clock again.
+            self.watch_clock(session)
 
     # -- bots -----------------------------------------------------------------------------
 
@@ -201,11 +254,16 @@ class Hub:
     async def _bot_turn(self, session: MatchSession, seat: int) -> None:
         ply, version = session.ply, session.version
         spec = session.config.seats[seat].bot or "random"
+        if session.clocks is not None:
+            # The bot's thinking is charged to its clock: it gets a share of what is left.
+            spec = timed_spec(spec, session.game, session.clocks.bot_budget(datetime.now(UTC)))
         self.send_all(session, {"type": "thinking", "seat": seat})
         decisions = await self._search(session, seat, spec)
         async with session.lock:
             session.bot_task = None
             session.thinking = None
+            if self.is_live(session):
+                await self.flag_if_due(session)
             if not self.is_live(session):
                 # A copy no longer served: the live copy runs its own search.
                 return
@@ -324,6 +382,8 @@ class Hub:
 
     async def close(self) -> None:
         """Stop the bot searches (their turns are re-queued when the server starts again)."""
+        for timer in self.timers.values():
+            timer.cancel()
         for task in list(self.tasks):
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)

@@ -40,6 +40,7 @@ async def match_socket(socket: WebSocket) -> None:
     except WebSocketDisconnect:
         return
     client = Client(socket, hub.held(session, tokens))
+    await hub.settle(session)
     hub.join(session, client)
     # The client's own task sends its messages; this one reads until the client goes away.
     sender = asyncio.create_task(hub.pump(match_id, client))

@@ -9,25 +9,31 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from boardlab.core.errors import BoardlabError
 from boardlab.core.game import Game
-from boardlab.core.outcome import Outcome
+from boardlab.core.outcome import Outcome, Termination
 from boardlab.core.records import RESIGN, Record, Turn
 from boardlab.core.registry import make
 from boardlab.core.render_model import SPECTATOR, ClickPath, RenderModel
 from boardlab.core.state import State
 from boardlab.render.palette import seat_colour
 from boardlab.render.svg import render_svg
+from boardlab.web.clock import Clocks, TimeControl, moment
 from boardlab.web.errors import ApiError
+from boardlab.web.offers import Offers
 from boardlab.web.store import Event, MatchConfig, StoredMatch, Summary
 
 VIEW_CACHE_SIZE = 16
 HIDDEN_TURN = "(hidden)"
 """What a client sees instead of a turn it may not read (a secret deployment)."""
+NEW_TURN = ("turn", "resign", "takeback", "flag", "draw")
+"""Events that end the turn under way (for the clocks): another one begins, or the game ends."""
 
 
 class MatchSession:
@@ -36,6 +42,9 @@ class MatchSession:
     ``states[i]`` is the position after the first ``i`` turns; ``turns`` the turns in
     notation. ``thinking`` is the bot seat searching right now, if any; ``searched`` the
     version whose bot search was started (a search is started once per version).
+    ``resigned`` is an end the moves do not show: a resignation, a flag or an agreed draw.
+    ``clocks`` follow the time control (None without one); ``offers`` the draw offer or
+    takeback request waiting for an answer.
     """
 
     def __init__(self, stored: StoredMatch) -> None:
@@ -51,6 +60,12 @@ class MatchSession:
         self.bot_task: asyncio.Task[None] | None = None
         self.searched: int | None = None
         self.lock = asyncio.Lock()
+        self.offers = Offers()
+        self.clocks: Clocks | None = None
+        if self.config.clock:
+            control = TimeControl.from_text(self.config.clock)
+            self.clocks = Clocks(control, len(self.names), self.config.created)
+            self._turn_begins(self.clocks.since)
         self._views: dict[tuple[int, int | None, frozenset[int]], str] = {}
         self._shared: dict[tuple[int, int | None, int], str] = {}
         self._drawings: dict[tuple[int, int, int, bool], tuple[RenderModel, str]] = {}
@@ -116,11 +131,13 @@ class MatchSession:
     def summary_now(self, updated: str) -> Summary:
         """The lobby line of the match as it stands."""
         result = self.result()
+        deadline = self.clocks.deadline() if self.clocks else None
         return Summary(
             "finished" if result else "active",
             result["text"] if result else None,
             self.ply,
             updated,
+            None if deadline is None else deadline.isoformat(timespec="microseconds"),
         )
 
     # -- changes --------------------------------------------------------------------------
@@ -134,26 +151,55 @@ class MatchSession:
                 state.apply_action(state.parse_action(decision))
             self.turns.append(Turn(event.seat, decisions))
             self.states.append(state)
-        elif event.kind == "resign":
-            # In a game that lets the others play on, the resignation is a turn of the record.
+        elif event.kind in ("resign", "flag"):
+            # In a game that lets the others play on, the resignation is a turn of the record;
+            # so is a flag there: the seat out of time leaves as if it resigned.
             record = Record(self.game)
             after = record.resign(event.seat, self.state.clone())
             if after is None:
-                self.resigned = record.resigned
+                assert record.resigned is not None
+                self.resigned = (
+                    record.resigned
+                    if event.kind == "resign"
+                    else Outcome(record.resigned.results, Termination.TIMEOUT)
+                )
             else:
                 self.turns.extend(record.turns)
                 self.states.append(after)
+        elif event.kind == "draw":
+            self.resigned = Outcome.draw(len(self.names), Termination.AGREEMENT)
         elif event.kind == "takeback":
             kept = int(event.text)
             del self.turns[kept:]
             del self.states[kept + 1 :]
-        else:
+        elif event.kind == "rematch":
             self.rematch = event.text
+        self.offers.apply(event)
+        if self.clocks is not None and event.kind in NEW_TURN and event.at:
+            at = moment(event.at)
+            self.clocks.turn_ends(at, moved=event.kind == "turn")
+            self._turn_begins(at)
         self.events.append(event)
         # Cached drawings and views are keyed by the event count: older ones are never used again.
         self._drawings.clear()
         self._views.clear()
         self._shared.clear()
+
+    def _turn_begins(self, at: datetime) -> None:
+        """Start the clock of the seat to move (none once the game is over): timed with days
+        per move, and on a real-time clock once the seat has a turn on the board."""
+        assert self.clocks is not None
+        seat = self.to_move
+        timed = bool(self.clocks.control.days) or any(turn.seat == seat for turn in self.turns)
+        self.clocks.turn_begins(seat, timed, at)
+
+    def overdue(self, now: datetime) -> Event | None:
+        """The flag of the seat to move if its time ran out by ``now``, dated when it did."""
+        if self.clocks is None or self.outcome is not None or self.clocks.left(now) > 0:
+            return None
+        seat, deadline = self.clocks.running, self.clocks.deadline()
+        assert seat is not None and deadline is not None
+        return Event("flag", seat, "", deadline.isoformat(timespec="microseconds"))
 
     def check_turn(self, seat: int, ply: int, text: str) -> Event:
         """The event of a whole turn by ``seat``, or an ApiError saying why it is refused."""
@@ -293,6 +339,9 @@ class MatchSession:
             personal = to_json(self._held_fields(held))
             shared = self._shared_json(self.drawn_as(self.viewer(held)))
             cached = self._views[key] = f"{personal[:-1]},{shared[1:]}"
+        if self.clocks is not None:
+            # The server's time as it answers: the page counts the clocks down from it.
+            return f'{{"now":{time.time():.3f},{cached[1:]}'
         return cached
 
     def view_message(self, held: frozenset[int]) -> str:
@@ -341,6 +390,26 @@ class MatchSession:
             ],
             "svg": svg,
             "rematch": self.rematch,
+            "clock": self._clock_view(),
+            "offer": self.offers.view(),
+        }
+
+    def _clock_view(self) -> dict[str, Any] | None:
+        """The clocks as the view shows them: each seat's seconds left when the current turn
+        began (``since``, Unix seconds), the seat whose clock runs, and the control."""
+        clocks = self.clocks
+        if clocks is None:
+            return None
+        control = clocks.control
+        return {
+            "kind": control.kind,
+            "label": control.label,
+            "base": control.base,
+            "increment": control.increment,
+            "days": control.days,
+            "remaining": [round(left, 3) for left in clocks.remaining],
+            "running": clocks.running,
+            "since": round(clocks.since.timestamp(), 3),
         }
 
     def _held_fields(self, held: frozenset[int]) -> dict[str, Any]:

@@ -38,7 +38,8 @@ CREATE TABLE IF NOT EXISTS matches (
     status TEXT NOT NULL,
     result TEXT,
     plies INTEGER NOT NULL,
-    updated TEXT NOT NULL
+    updated TEXT NOT NULL,
+    deadline TEXT
 );
 CREATE INDEX IF NOT EXISTS matches_by_update ON matches (updated DESC);
 CREATE TABLE IF NOT EXISTS events (
@@ -47,6 +48,7 @@ CREATE TABLE IF NOT EXISTS events (
     kind TEXT NOT NULL,
     seat INTEGER NOT NULL,
     text TEXT NOT NULL,
+    at TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (match_id, idx)
 );
 CREATE TABLE IF NOT EXISTS set_aside (
@@ -56,6 +58,8 @@ CREATE TABLE IF NOT EXISTS set_aside (
 );
 """
 NOT_SET_ASIDE = "id NOT IN (SELECT match_id FROM set_aside)"
+ADDED_COLUMNS = {"matches": ("deadline", "TEXT"), "events": ("at", "TEXT NOT NULL DEFAULT ''")}
+"""Columns added since the first schema: a database made before them gets them at start-up."""
 
 
 class SqliteStore:
@@ -72,12 +76,17 @@ class SqliteStore:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        for table, (column, kind) in ADDED_COLUMNS.items():
+            names = [row[1] for row in self._db.execute(f"PRAGMA table_info({table})")]
+            if column not in names:
+                self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
 
     def create(self, config: MatchConfig, summary: Summary) -> None:
         """Add a new match with no events."""
         with self._transaction():
             self._db.execute(
-                "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO matches (id, game, config, created, status, result, plies, updated, "
+                "deadline) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     config.id,
                     config.game,
@@ -87,6 +96,7 @@ class SqliteStore:
                     summary.result,
                     summary.plies,
                     summary.updated,
+                    summary.deadline,
                 ),
             )
 
@@ -98,15 +108,15 @@ class SqliteStore:
         if aside is not None:
             raise SetAside(aside[0])
         row = self._db.execute(
-            "SELECT config, status, result, plies, updated FROM matches WHERE id = ?",
+            "SELECT config, status, result, plies, updated, deadline FROM matches WHERE id = ?",
             (match_id,),
         ).fetchone()
         if row is None:
             return None
         events = tuple(
-            Event(kind, seat, text)
-            for kind, seat, text in self._db.execute(
-                "SELECT kind, seat, text FROM events WHERE match_id = ? ORDER BY idx",
+            Event(kind, seat, text, at)
+            for kind, seat, text, at in self._db.execute(
+                "SELECT kind, seat, text, at FROM events WHERE match_id = ? ORDER BY idx",
                 (match_id,),
             )
         )
@@ -117,13 +127,21 @@ class SqliteStore:
         try:
             with self._transaction():
                 self._db.execute(
-                    "INSERT INTO events VALUES (?, ?, ?, ?, ?)",
-                    (match_id, index, event.kind, event.seat, event.text),
+                    "INSERT INTO events (match_id, idx, kind, seat, text, at) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (match_id, index, event.kind, event.seat, event.text, event.at),
                 )
                 self._db.execute(
-                    "UPDATE matches SET status = ?, result = ?, plies = ?, updated = ? "
-                    "WHERE id = ?",
-                    (summary.status, summary.result, summary.plies, summary.updated, match_id),
+                    "UPDATE matches SET status = ?, result = ?, plies = ?, updated = ?, "
+                    "deadline = ? WHERE id = ?",
+                    (
+                        summary.status,
+                        summary.result,
+                        summary.plies,
+                        summary.updated,
+                        summary.deadline,
+                        match_id,
+                    ),
                 )
         except sqlite3.IntegrityError as error:
             raise StoreConflict(f"match {match_id} already has event {index}") from error
@@ -160,7 +178,7 @@ class SqliteStore:
             clauses.append("status = ?")
             values.append(status)
         rows = self._db.execute(
-            f"SELECT id, config, status, result, plies, updated FROM matches "
+            f"SELECT id, config, status, result, plies, updated, deadline FROM matches "
             f"WHERE {' AND '.join(clauses)} ORDER BY updated DESC, created DESC LIMIT ?",
             (*values, limit),
         ).fetchall()
@@ -208,6 +226,7 @@ def _config_json(config: MatchConfig) -> str:
             "game": config.game,
             "id": config.id,
             "created": config.created,
+            "clock": config.clock,
         }
     )
 
@@ -215,4 +234,7 @@ def _config_json(config: MatchConfig) -> str:
 def _config_from_json(text: str) -> MatchConfig:
     data: dict[str, Any] = json.loads(text)
     seats = tuple(SeatConfig(s["kind"], s["bot"], s["token_hash"]) for s in data["seats"])
-    return MatchConfig(data["id"], data["game"], data["options"], seats, data["created"])
+    clock = data.get("clock", "")
+    if not isinstance(clock, str):
+        raise TypeError("the time control is not text")
+    return MatchConfig(data["id"], data["game"], data["options"], seats, data["created"], clock)

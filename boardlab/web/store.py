@@ -1,9 +1,10 @@
 """The store interface: what the web app keeps of a match, and the four calls that keep it.
 
-A match is its configuration (game, options in force, seats) and an append-only list of events
-(a turn in notation, a resignation, a takeback, a rematch link). Replaying the events rebuilds
-the match exactly, so the store never holds game positions. Any backend with these calls can
-replace SQLite (see ``docs/web.md`` for what a multi-process deployment needs).
+A match is its configuration (game, options in force, seats, time control) and an append-only
+list of events (a turn in notation, a resignation, a takeback, a rematch link, a flag, a draw
+or takeback offer and its answer), each with the time it was committed. Replaying the events
+rebuilds the match exactly, so the store never holds game positions. Any backend with these
+calls can replace SQLite (see ``docs/web.md`` for what a multi-process deployment needs).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 SeatKind = Literal["human", "invite", "bot"]
-EventKind = Literal["turn", "resign", "takeback", "rematch"]
+EventKind = Literal["turn", "resign", "takeback", "rematch", "flag", "offer", "decline", "draw"]
 Status = Literal["active", "finished"]
 
 
@@ -35,13 +36,15 @@ class SeatConfig:
 
 @dataclass(frozen=True)
 class MatchConfig:
-    """What a match is made from: the game, every option in force as text, and the seats."""
+    """What a match is made from: the game, every option in force as text, the seats, and
+    the time control as ``boardlab.web.clock.TimeControl`` writes it (empty: no clock)."""
 
     id: str
     game: str
     options: dict[str, str]
     seats: tuple[SeatConfig, ...]
     created: str
+    clock: str = ""
 
 
 @dataclass(frozen=True)
@@ -49,22 +52,28 @@ class Event:
     """One change to a match, by ``seat``.
 
     ``text`` is the turn in notation (``turn``), the number of turns kept (``takeback``), the
-    new match's id (``rematch``), or empty (``resign``).
+    new match's id (``rematch``), what is offered or declined (``offer``, ``decline``: ``draw``
+    or ``takeback``), or empty (``resign``, ``flag``: ``seat`` ran out of time, ``draw``: the
+    draw offered to ``seat`` is accepted). ``at`` is when it happened (the store's time
+    format; empty in events stored before times were kept).
     """
 
     kind: EventKind
     seat: int
     text: str
+    at: str = ""
 
 
 @dataclass(frozen=True)
 class Summary:
-    """The lobby's line of a match, rewritten with every event."""
+    """The lobby's line of a match, rewritten with every event; ``deadline`` is when the
+    seat to move runs out of time (None without a running clock)."""
 
     status: Status
     result: str | None
     plies: int
     updated: str
+    deadline: str | None = None
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import pytest
 
 import boardlab
 from boardlab.core.errors import RecordError
-from boardlab.core.outcome import Result, Termination
+from boardlab.core.outcome import Outcome, Result, Termination
 from boardlab.core.records import Record, parse_record
 
 BREAKTHROUGH = "GG1GGGGG/8/2R5/8/8/8/RR1RRRRR R 20"
@@ -94,4 +94,32 @@ def test_a_result_contradicting_the_moves_is_refused_even_as_a_resignation() -> 
         "home_row", "resignation"
     )
     with pytest.raises(RecordError, match=r"<record>:11: the header does not match the moves"):
+        parse_record(text)
+
+
+def test_a_timeout_and_an_agreed_draw_are_read_back_as_written() -> None:
+    timeout = with_result(text_of(["d1-d3"]), "Romans=loss Gauls=win", "timeout")
+    record, final = parse_record(timeout)
+    assert record.outcome(final) == Outcome((Result.LOSS, Result.WIN), Termination.TIMEOUT)
+    assert record.to_text(final) == timeout
+
+    agreed = with_result(text_of(["d1-d3"]), "Romans=draw Gauls=draw", "agreement")
+    record, final = parse_record(agreed)
+    assert record.outcome(final) == Outcome((Result.DRAW, Result.DRAW), Termination.AGREEMENT)
+    assert record.to_text(final) == agreed
+
+
+@pytest.mark.parametrize(
+    ("result", "termination"),
+    [
+        ("Romans=draw Gauls=draw", "timeout"),  # a flag has a loser
+        ("Romans=win Gauls=loss", "agreement"),  # an agreement is a draw
+        ("Romans=win Gauls=draw", "agreement"),
+    ],
+)
+def test_a_timeout_without_a_loser_or_an_agreement_with_one_is_refused(
+    result: str, termination: str
+) -> None:
+    text = with_result(text_of(["d1-d3"]), result, termination)
+    with pytest.raises(RecordError, match=rf"<record>:11: bad Result header '{result}'"):
         parse_record(text)

@@ -118,7 +118,9 @@ def test_unloadable_stored_matches_are_set_aside_and_the_rest_served(tmp_path: P
             "SELECT COUNT(*) FROM events WHERE match_id = ?", (illegal_event,)
         ).fetchone()[0]
         connection.execute(
-            "INSERT INTO events VALUES (?, ?, 'turn', 0, 'z9-z1')", (illegal_event, count)
+            "INSERT INTO events (match_id, idx, kind, seat, text) "
+            "VALUES (?, ?, 'turn', 0, 'z9-z1')",
+            (illegal_event, count),
         )
         connection.execute(
             "UPDATE matches SET status = 'finished' WHERE id = ?", (finished_poisoned,)

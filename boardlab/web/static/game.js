@@ -7,8 +7,10 @@ import { ApiError, claimInvite, keepCreated, loadInvites, loadTokens, request } 
 import { TurnSignal } from "./signal.js";
 import { Board } from "./board.js";
 import { ClickPicker } from "./clicks.js";
+import { Clocks } from "./clock.js";
 import { el, notify, replace, words } from "./dom.js";
 import { LiveConnection } from "./live.js";
+import { showOffer, showOfferButtons } from "./offers.js";
 import { endText, showBanner, showMoves, showPlayers } from "./panel.js";
 
 const $ = (id) => document.getElementById(id);
@@ -33,6 +35,8 @@ class GamePage {
     this.board = new Board($("board"), (id) => this.onCell(id));
     this.board.setFlipped(this.flipped);
     this.signal = new TurnSignal($("alerts"));
+    // At zero the server's timer flags the seat; asking again only fetches its word sooner.
+    this.clocks = new Clocks($("clocks"), () => this.refresh());
     this.wire();
   }
 
@@ -42,6 +46,8 @@ class GamePage {
     $("flip").addEventListener("click", () => this.flip());
     $("resign").addEventListener("click", () => this.resign());
     $("takeback").addEventListener("click", () => this.takeback());
+    $("offer-draw").addEventListener("click", () => this.offer("draw"));
+    $("ask-takeback").addEventListener("click", () => this.offer("takeback"));
     $("review-live").addEventListener("click", () => this.review(null));
     $("first").addEventListener("click", () => this.review(0));
     $("prev").addEventListener("click", () => this.step(-1));
@@ -118,9 +124,19 @@ class GamePage {
     const kept = old ? null : this.keptTurn();
     if (moved) this.resetTurn();
     if (moved && this.reviewAt !== null) this.reviewAt = null;
+    this.clocks.update(view);
     this.render();
     this.signal.update(view.name, this.mySeat() !== null, !old);
     if (kept) this.restoreTurn(kept);
+  }
+
+  /** Read the view again (the live connection brings changes; this is for a clock at zero). */
+  async refresh() {
+    try {
+      this.apply(await request("GET", this.api, { matchId: this.id }));
+    } catch (error) {
+      this.fail(error);
+    }
   }
 
   resetTurn() {
@@ -193,6 +209,7 @@ class GamePage {
     const shown = this.reviewAt ?? v.moves.length;
     showMoves($("moves"), v, shown, (n) => this.review(n));
     showBanner($("banner"), v, end);
+    showOffer($("offer"), v, (kind, accept) => this.answer(kind, accept));
     this.renderInvites();
     this.renderActions();
     // How the turn is entered, for the browser that plays it.
@@ -216,6 +233,7 @@ class GamePage {
     $("resign").hidden = !(holds && active);
     $("alerts-field").hidden = !(holds && active);
     $("takeback").hidden = !(holds && active && vsBot && v.moves.length > 0);
+    showOfferButtons(v, $("offer-draw"), $("ask-takeback"));
     for (const b of document.querySelectorAll(".rematch")) {
       b.hidden = !(holds && !active);
       b.textContent = v.rematch ? "Join the rematch" : "Rematch";
@@ -414,6 +432,15 @@ class GamePage {
 
   async takeback() {
     await this.action("takeback", { seat: this.actingSeat() });
+  }
+
+  async offer(kind) {
+    await this.action("offer", { seat: (this.view?.you ?? [])[0], kind });
+  }
+
+  async answer(kind, accept) {
+    const seat = (this.view?.you ?? [])[0];
+    await this.action(accept ? "accept" : "decline", { seat, kind, ply: this.view?.ply });
   }
 
   async action(name, body) {

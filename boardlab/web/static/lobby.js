@@ -142,7 +142,7 @@ async function create(event) {
   if (button) button.disabled = true;
   try {
     const answer = await request("POST", "/api/matches", {
-      body: { game: chosen.id, options: optionValues(), seats },
+      body: { game: chosen.id, options: optionValues(), seats, clock: clockValue() },
     });
     keepCreated(answer);
     location.href = `/match/${encodeURIComponent(answer.id)}`;
@@ -171,7 +171,7 @@ async function refresh() {
     el("td", {}, names.get(m.game) ?? m.game),
     el("td", {}, (m.players ?? []).map(playerText).join(" · ")),
     el("td", { class: "num" }, String(m.plies ?? "")),
-    el("td", {}, m.status === "finished" ? resultText(m.result) : m.abandoned ? "abandoned" : "in progress"),
+    el("td", {}, m.status === "finished" ? resultText(m.result) : progressText(m)),
     el("td", {}, when(m.updated)),
     el("td", {}, el("a", { class: "button", href: `/match/${encodeURIComponent(m.id)}` },
       m.status === "finished" ? "Review" : "Open")))));
@@ -208,6 +208,23 @@ function playerText(player) {
   if (typeof player === "string") return player;
   const bot = catalogue.bots.find((b) => b.spec === player.bot);
   return player.kind === "bot" ? `${player.name} (${bot?.label ?? player.bot ?? "bot"})` : player.name ?? "";
+}
+
+/** The form's time control as the API takes it: "180+2", "3d" or none. */
+function clockValue() {
+  const value = $("clock").value;
+  if (!value) return null;
+  if (value.endsWith("d")) return { days: Number.parseInt(value, 10) };
+  const [base, increment] = value.split("+").map((n) => Number.parseInt(n, 10));
+  return { base, increment };
+}
+
+/** A game in progress, with its clock and, for days per move, when the next move is due. */
+function progressText(m) {
+  if (m.abandoned) return "abandoned";
+  if (!m.clock) return "in progress";
+  const due = m.deadline && m.clock.includes("day") ? `, move due ${when(m.deadline)}` : "";
+  return `in progress (${m.clock}${due})`;
 }
 
 function resultText(result) {
