@@ -32,7 +32,10 @@ from boardlab.rl.fast import observation_encoder
 
 _TEMPLATE = Path(__file__).with_name("vector_template.py")
 
-COMPILED_OBSERVERS = {"murus-gallicus": "boardlab.rl.fast.kernel_murus_gallicus"}
+COMPILED_OBSERVERS = {
+    game: f"boardlab.rl.fast.kernel_{game.replace('-', '_')}"
+    for game in ("anacund", "carnyx", "colosseum-offcuts", "cyvasse", "murus-gallicus")
+}
 """Where each game's compiled observation encoder lives (``observer_tables`` and
 ``observe``); the planes are those of the game's fast encoder, bit for bit."""
 

@@ -54,6 +54,7 @@ from boardlab.games.anacund.kernel_rules import (
     legal,
     player,
     returns,
+    truncated,
 )
 from boardlab.games.anacund.state import AnacundState
 
@@ -143,4 +144,5 @@ def make_kernel(game: Game) -> Kernel:
         key=key,
         encode=encoder(params),
         decode=decoder(game),
+        truncated=truncated,
     )
