@@ -13,6 +13,7 @@ from boardlab.core.options import SEED
 from boardlab.core.outcome import Termination
 from boardlab.core.registry import make
 from boardlab.core.state import State
+from boardlab.games.anacund.kernel_rules import SQUARES, VALUES
 from boardlab.games.cyvasse.board import NUM_HEXES
 from boardlab.games.cyvasse.kernel_rules import S_DEPLOYING
 from boardlab.rl import observation_encoder, vector
@@ -306,3 +307,14 @@ def test_gymnasium_episode_statistics_wrapper_counts_the_episodes() -> None:
         if "episode" in info:
             episodes += int(info["_episode"].sum())
     assert episodes == ended > 8
+
+
+def test_anacund_games_start_from_the_layouts_of_the_seeds() -> None:
+    batched = BatchedGame("anacund", 6)
+    values = slice(VALUES, VALUES + SQUARES)  # the layout's values in the kernel state
+    first = batched.init(seed=5).states[:, values].copy()
+    assert len({row.tobytes() for row in first}) > 1  # the games' layouts differ
+    layouts = [make("anacund", seed=5 + i).new_initial_state() for i in range(6)]
+    drawn = {tuple(state.layout.value_of) for state in layouts}  # type: ignore[attr-defined]
+    assert {tuple(row.tolist()) for row in first} <= drawn
+    assert (batched.init(seed=5).states[:, values] == first).all()  # the same seed, again
