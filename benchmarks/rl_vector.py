@@ -42,7 +42,7 @@ from boardlab.rl.vector import BatchedGame, VectorError, seeded_generators
 
 VARIANTS: list[tuple[str, str, dict[str, Any], bool]] = [
     *((game_id, game_id, {}, True) for game_id in game_ids()),
-    # 237,766 action ids at five seats: the batched API writes only the compact masks.
+    # 237,161 action ids at five seats: the batched API writes only the compact masks.
     ("colosseum-offcuts 5 seats", "colosseum-offcuts", {"players": 5}, False),
 ]
 """``(label, game, options, dense masks)`` of every figure."""

@@ -94,7 +94,7 @@ class BatchedGame:
     Games with chance at the start (:data:`SEEDED_STARTS`: Anacund's layout) start from one
     of the initial positions of the seeds ``seed, seed + 1, …`` given to :meth:`init` (one per
     game), drawn again by each game's generator at every reset. ``dense_mask=False`` leaves out
-    the dense masks (Colosseum Offcuts has 237,766 action ids at five seats): the compact
+    the dense masks (Colosseum Offcuts has 237,161 action ids at five seats): the compact
     masks ``legal_ids``/``legal_count`` are always written.
     """
 
