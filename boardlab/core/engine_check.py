@@ -1,9 +1,11 @@
 """Lock-step differential check of a compiled kernel against the reference engine.
 
 Both engines play the same seeded random games; at every decision the legal action id sets,
-the position text, the terminal status, the returns, the seat to move and the Zobrist key
-(incremental against computed afresh) must agree. Used by the tests of every kernel and by
-``benchmarks/engine_diff.py`` for long runs. Needs NumPy (the ``fast`` extra).
+the position text, the terminal status, the returns, the seat to move, the Zobrist key
+(incremental against computed afresh) and whether the game ended by its ply cap
+(``truncated`` against the reference's ``Termination.PLY_CAP``) must agree. Used by the
+tests of every kernel and by ``benchmarks/engine_diff.py`` for long runs. Needs NumPy (the
+``fast`` extra).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import numpy as np
 
 from boardlab.core.engine import KERNEL_MODULES, Kernel, KernelArray
 from boardlab.core.game import Game
+from boardlab.core.outcome import Termination
 from boardlab.core.state import State
 
 
@@ -41,6 +44,11 @@ def compare(kernel: Kernel, state: State, s: KernelArray, where: str) -> None:
     kernel.returns(p, s, rewards)
     if tuple(float(r) for r in rewards) != state.returns():
         _fail(where, f"returns {tuple(rewards)}, reference {state.returns()}")
+    if kernel.truncated is not None:
+        outcome = state.outcome
+        capped = outcome is not None and outcome.termination is Termination.PLY_CAP
+        if bool(kernel.truncated(p, s)) != capped:
+            _fail(where, f"kernel truncated={not capped}, reference ended by the ply cap={capped}")
     if not over and kernel.player(p, s) != state.current_player:
         _fail(where, f"player {kernel.player(p, s)}, reference {state.current_player}")
     fresh = kernel.encode(state)

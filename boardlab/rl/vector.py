@@ -32,9 +32,18 @@ from boardlab.rl.fast import observation_encoder
 
 _TEMPLATE = Path(__file__).with_name("vector_template.py")
 
-COMPILED_OBSERVERS = {"murus-gallicus": "boardlab.rl.fast.kernel_murus_gallicus"}
+COMPILED_OBSERVERS = {
+    game: f"boardlab.rl.fast.kernel_{game.replace('-', '_')}"
+    for game in ("anacund", "carnyx", "colosseum-offcuts", "cyvasse", "murus-gallicus")
+}
 """Where each game's compiled observation encoder lives (``observer_tables`` and
 ``observe``); the planes are those of the game's fast encoder, bit for bit."""
+
+SEEDED_STARTS = ("anacund",)
+"""Games whose ``seed`` option draws the initial position (Anacund's layout): each game of a
+batch starts from the position of its own seed. Cyvasse's ``seed`` tosses the coin for a King
+tie instead, which the kernel holds in its parameters: one toss for the whole batch, the
+``seed`` option's (0 unless given)."""
 
 PARALLEL_FROM = 64
 """Batches of at least this many games are stepped on all cores; smaller ones on one (the
@@ -82,14 +91,18 @@ class Batch:
 class BatchedGame:
     """``batch`` games of ``game_id`` with ``options``, stepped at once (functional form).
 
-    Games with chance at the start (a ``seed`` option: Anacund's layout, Cyvasse's first tie)
-    start from one of the initial positions of the seeds ``seed, seed + 1, …`` given to
-    :meth:`init` (one per game), drawn again by each game's generator at every reset.
+    Games with chance at the start (:data:`SEEDED_STARTS`: Anacund's layout) start from one
+    of the initial positions of the seeds ``seed, seed + 1, …`` given to :meth:`init` (one per
+    game), drawn again by each game's generator at every reset. ``dense_mask=False`` leaves out
+    the dense masks (Colosseum Offcuts has 237,161 action ids at five seats): the compact
+    masks ``legal_ids``/``legal_count`` are always written.
     """
 
     def __init__(self, game_id: str, batch: int, *, dense_mask: bool = True, **options: object):
         if batch < 1:
             raise VectorError(f"batch must be at least 1, not {batch}")
+        if game_id not in SEEDED_STARTS and SEED in make(game_id).options:
+            options = {SEED: 0, **options}  # in the parameters: the same for every run
         self.game = make(game_id, **options)
         self.game_id = game_id
         self.batch = batch
@@ -119,7 +132,7 @@ class BatchedGame:
         """``batch`` new games; game ``i``'s generator is seeded with ``seed + i``."""
         n, kernel = self.batch, self.kernel
         size = int(np.prod(self.observation_shape))
-        if SEED in self.game.options and SEED not in self._options:
+        if self.game_id in SEEDED_STARTS and SEED not in self._options:
             games = [make(self.game_id, **self._options, seed=seed + i) for i in range(n)]
             initial = np.stack([kernel.encode(game.new_initial_state()) for game in games])
         else:

@@ -6,16 +6,21 @@ from typing import Any
 
 import gymnasium
 import numpy as np
+import numpy.typing as npt
 import pytest
 
-from boardlab.core.engine import kernel_for
+from boardlab.core.options import SEED
 from boardlab.core.outcome import Termination
-from boardlab.core.registry import game_ids, make
+from boardlab.core.registry import make
 from boardlab.core.state import State
+from boardlab.games.anacund.kernel_rules import SQUARES, VALUES
+from boardlab.games.cyvasse.board import NUM_HEXES
+from boardlab.games.cyvasse.kernel_rules import S_DEPLOYING
 from boardlab.rl import observation_encoder, vector
 from boardlab.rl.fast.base import FastEncoder
 from boardlab.rl.vector import (
     COMPILED_OBSERVERS,
+    SEEDED_STARTS,
     BatchedGame,
     VectorEnv,
     VectorError,
@@ -29,8 +34,46 @@ LOCKSTEP_CASES: list[tuple[str, dict[str, Any], int, int]] = [
     ("murus-gallicus", {"board": "8x8_two_rows", "max_plies": 60}, 6, 400),
     ("murus-gallicus", {"board": "8x8", "max_plies": 12}, 6, 400),  # many truncations
     ("murus-gallicus", {}, vector.PARALLEL_FROM, 50),  # the batch stepped on all cores
+    ("carnyx", {}, 4, 300),
+    ("carnyx", {"max_plies": 14}, 4, 120),  # many truncations
+    ("carnyx", {"conversion": "token", "single_exit": "reserve"}, 4, 300),
+    ("anacund", {}, 4, 120),  # a layout drawn per game at every reset
+    ("anacund", {"seed": 9, "track": "open", "bonus_points": 2, "tie": "b"}, 4, 80),
+    ("cyvasse", {}, 3, 300),  # hidden deployment, then play
+    ("cyvasse", {"hidden_setup": False, "max_plies": 60}, 3, 250),  # many truncations
+    ("cyvasse", {"army": "K1H1L1M2", "max_plies": 30}, vector.PARALLEL_FROM, 60),
+    ("colosseum-offcuts", {}, 4, 600),
+    # A no-capture cap of a few rounds ends games of 3-5 seats often (and at 2, the default
+    # setup: the games are long).
+    ("colosseum-offcuts", {"no_capture_rounds": 3}, 4, 200),
+    ("colosseum-offcuts", {"players": 3, "no_capture_rounds": 3}, 3, 200),
+    ("colosseum-offcuts", {"players": 4, "no_capture_rounds": 3}, 3, 200),
+    ("colosseum-offcuts", {"players": 5, "no_capture_rounds": 3}, 3, 250),
+    ("colosseum-offcuts", {"players": 5}, 2, 2000),
 ]
-"""``(game, options, batch size, steps)``."""
+"""``(game, options, batch size, steps)``: every game and seat count, the options that change
+what the planes show, and each game's ply cap where it has one."""
+
+
+class Reference:
+    """The reference games a :class:`BatchedGame` plays: the initial state each game of the
+    batch starts from (a game with chance at the start draws one per reset)."""
+
+    def __init__(self, batched: BatchedGame, options: dict[str, Any], seed: int) -> None:
+        made = batched.game
+        if batched.game_id in SEEDED_STARTS and SEED not in options:
+            games = [make(batched.game_id, **options, seed=seed + i) for i in range(batched.batch)]
+            self.initial = [game.new_initial_state() for game in games]
+        else:
+            self.initial = [made.new_initial_state()]
+        self.encoded = [batched.kernel.encode(state) for state in self.initial]
+
+    def start(self, row: npt.NDArray[np.int64]) -> State:
+        """A fresh reference game at the initial state the kernel state ``row`` holds."""
+        for state, encoded in zip(self.initial, self.encoded, strict=True):
+            if (encoded == row).all():
+                return state.clone()
+        raise AssertionError("the batch started a game from no initial state of its seeds")
 
 
 def _check_game(batched: BatchedGame, batch: Any, i: int, state: State) -> None:
@@ -40,7 +83,8 @@ def _check_game(batched: BatchedGame, batch: Any, i: int, state: State) -> None:
     assert batch.current_player[i] == seat
     ids = batch.legal_ids[i, : batch.legal_count[i]]
     assert sorted(ids.tolist()) == sorted(state.legal_actions())
-    assert np.flatnonzero(batch.action_mask[i]).tolist() == sorted(state.legal_actions())
+    if batched.dense_mask:
+        assert np.flatnonzero(batch.action_mask[i]).tolist() == sorted(state.legal_actions())
     planes = encoder.encode(state, seat)
     assert batch.observation[i].tobytes() == planes.tobytes(), (state.position_text(), seat)
 
@@ -49,11 +93,13 @@ def _check_game(batched: BatchedGame, batch: Any, i: int, state: State) -> None:
 def test_batched_games_step_as_the_reference_with_its_planes(
     game: str, options: dict[str, Any], n: int, steps: int
 ) -> None:
-    batched = BatchedGame(game, n, **options)
+    # The dense mask of Colosseum Offcuts at 4-5 seats is 100k-237k ids: compact masks only.
+    dense = make(game, **options).num_actions < 100_000
+    batched = BatchedGame(game, n, dense_mask=dense, **options)
     batch = batched.init(seed=3)
-    made = make(game, **options)
-    encoder = observation_encoder(made)
-    states = [made.new_initial_state() for _ in range(n)]
+    reference = Reference(batched, options, seed=3)
+    encoder = observation_encoder(batched.game)
+    states = [reference.start(batch.states[i]) for i in range(n)]
     for i in range(n):
         _check_game(batched, batch, i, states[i])
     policy = seeded_generators(11, n)
@@ -76,11 +122,11 @@ def test_batched_games_step_as_the_reference_with_its_planes(
                 assert tuple(batch.rewards[i]) == state.returns()
                 final = encoder.encode(state, int(acting[i]))
                 assert batch.final_observation[i].tobytes() == final.tobytes()
-                states[i] = state = made.new_initial_state()  # the automatic reset
+                states[i] = state = reference.start(batch.states[i])  # the automatic reset
             _check_game(batched, batch, i, state)
-    assert ended >= n
-    if options.get("max_plies") == 12:
-        assert truncations == ended
+    assert ended >= min(n, 4)  # the automatic reset is exercised
+    if options.get("max_plies", 100) <= 60:
+        assert truncations >= min(n, 4)
 
 
 def test_the_parallel_step_gives_what_the_serial_step_gives(
@@ -168,21 +214,84 @@ def test_same_seed_same_games() -> None:
     assert (runs[0] == runs[1]).all()
 
 
-@pytest.mark.parametrize("game", game_ids())
-def test_a_game_without_kernel_or_compiled_encoder_says_which(game: str) -> None:
-    kernel = kernel_for(make(game))
-    if kernel is not None and game in COMPILED_OBSERVERS:
-        assert BatchedGame(game, 2).init().observation.shape[0] == 2
-        return
-    if kernel is None:
-        missing = "compiled kernel"
-    elif kernel.truncated is None:
-        missing = "gives no truncated"
-    else:
-        missing = "compiled observation encoder"
-    with pytest.raises(VectorError, match=missing) as error:
-        BatchedGame(game, 2)
-    assert game in str(error.value)
+def test_without_kernel_or_compiled_encoder_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BOARDLAB_ENGINE", "python")
+    with pytest.raises(VectorError, match="need the compiled kernel of carnyx"):
+        BatchedGame("carnyx", 2)
+    monkeypatch.delenv("BOARDLAB_ENGINE")
+    monkeypatch.delitem(COMPILED_OBSERVERS, "carnyx")
+    with pytest.raises(VectorError, match="carnyx has no compiled observation encoder"):
+        BatchedGame("carnyx", 2)
+
+
+VECTOR_ENV_CASES = [
+    ("carnyx", {}, 1),
+    ("anacund", {}, 1),
+    ("cyvasse", {"army": "K1H1L1M2", "max_plies": 40}, 1),
+    ("colosseum-offcuts", {"no_capture_rounds": 2}, 0),
+    ("colosseum-offcuts", {"players": 5, "no_capture_rounds": 2}, 3),
+]
+"""``(game, options, seat)``: a VectorEnv of every game and seat count but Murus Gallicus's
+(tested above)."""
+
+
+@pytest.mark.parametrize(("game", "options", "seat"), VECTOR_ENV_CASES)
+def test_vector_env_of_every_game(game: str, options: dict[str, Any], seat: int) -> None:
+    made = make(game, **options)
+    dense = made.num_actions < 100_000
+    env = VectorEnv(game, 3, seat=seat, dense_mask=dense, **options)
+    observation, info = env.reset(seed=1)
+    encoder = observation_encoder(env.batched.game)
+    assert isinstance(encoder, FastEncoder)
+    assert observation.shape == (3, *encoder.shape)
+    batch = env._batch
+    assert batch is not None
+    policy = seeded_generators(6, 3)
+    ends = 0
+    for _ in range(150):
+        assert (batch.current_player == seat).all()
+        assert observation[:, encoder.channel(f"seat {seat}")].all()
+        assert observation[:, encoder.channel("to move")].all()
+        assert (info["legal_count"] > 0).all()
+        if dense:
+            assert (info["action_mask"].sum(axis=1) == info["legal_count"]).all()
+        observation, rewards, terminated, truncated, info = env.step(
+            env.batched.random_actions(batch, policy)
+        )
+        done = terminated | truncated
+        ends += int(done.sum())
+        assert not rewards[~done].any()
+    assert ends >= 3
+
+
+def _north_decisions(hidden_setup: bool) -> list[tuple[bytes, bytes]]:
+    """Two Cyvasse games in which South deploys differently and North the same: at every
+    decision North takes in its deployment, the two observations."""
+    batched = BatchedGame("cyvasse", 2, hidden_setup=hidden_setup)
+    batch = batched.init(seed=0)
+    seen = []
+    while batch.states[:, S_DEPLOYING].all():
+        first = [int(batch.legal_ids[i, : batch.legal_count[i]].min()) for i in range(2)]
+        if (batch.current_player == 0).all():
+            last = int(batch.legal_ids[1, : batch.legal_count[1]].max())
+            batched.step(batch, [first[0], last])  # South places differently
+        else:
+            assert (batch.current_player == 1).all()
+            assert (batch.states[0, :NUM_HEXES] != batch.states[1, :NUM_HEXES]).any()
+            seen.append((batch.observation[0].tobytes(), batch.observation[1].tobytes()))
+            assert first[0] == first[1]
+            batched.step(batch, first)
+    return seen
+
+
+def test_cyvasse_north_never_sees_south_s_hidden_deployment() -> None:
+    seen = _north_decisions(hidden_setup=True)
+    assert len(seen) > 10  # North's whole deployment
+    assert all(first == second for first, second in seen)
+    # The check can fail: with the deployment open, North sees South's placements.
+    shown = _north_decisions(hidden_setup=False)
+    assert len(shown) == len(seen)
+    assert all(first != second for first, second in shown)
 
 
 def test_gymnasium_episode_statistics_wrapper_counts_the_episodes() -> None:
@@ -198,3 +307,14 @@ def test_gymnasium_episode_statistics_wrapper_counts_the_episodes() -> None:
         if "episode" in info:
             episodes += int(info["_episode"].sum())
     assert episodes == ended > 8
+
+
+def test_anacund_games_start_from_the_layouts_of_the_seeds() -> None:
+    batched = BatchedGame("anacund", 6)
+    values = slice(VALUES, VALUES + SQUARES)  # the layout's values in the kernel state
+    first = batched.init(seed=5).states[:, values].copy()
+    assert len({row.tobytes() for row in first}) > 1  # the games' layouts differ
+    layouts = [make("anacund", seed=5 + i).new_initial_state() for i in range(6)]
+    drawn = {tuple(state.layout.value_of) for state in layouts}  # type: ignore[attr-defined]
+    assert {tuple(row.tolist()) for row in first} <= drawn
+    assert (batched.init(seed=5).states[:, values] == first).all()  # the same seed, again

@@ -55,6 +55,7 @@ from boardlab.games.anacund.kernel_rules import (
     legal,
     player,
     returns,
+    truncated,
 )
 from boardlab.games.anacund.state import AnacundState
 
@@ -153,4 +154,5 @@ def make_kernel(game: Game) -> Kernel:
         key=key,
         encode=encoder(params),
         decode=decoder(game),
+        truncated=truncated,
     )

@@ -222,6 +222,12 @@ def is_over(p, s):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def truncated(p, s):  # type: ignore[no-untyped-def]
+    """Never: Anacund has no ply cap (every game ends when all pieces are placed)."""
+    return False
+
+
+@njit(cache=True)
 def returns(p, s, out):  # type: ignore[no-untyped-def]
     """+1 for the higher score, -1 for the lower, 0 each for a draw or a game going on."""
     out[0] = 0.0

@@ -57,6 +57,7 @@ from boardlab.games.carnyx.kernel_rules import (
     legal,
     player,
     returns,
+    truncated,
 )
 from boardlab.games.carnyx.position import MARKERS, Fields
 from boardlab.games.carnyx.state import CarnyxState
@@ -235,4 +236,5 @@ def make_kernel(game: Game) -> Kernel:
         key=key,
         encode=encoder(game, params),
         decode=decoder(game),
+        truncated=truncated,
     )

@@ -402,6 +402,12 @@ def is_over(p, s):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def truncated(p, s):  # type: ignore[no-untyped-def]
+    """True when the game ended by its ply cap (``Termination.PLY_CAP``)."""
+    return s[STATUS] != 0 and s[TERMINATION] == END_PLY_CAP
+
+
+@njit(cache=True)
 def returns(p, s, out):  # type: ignore[no-untyped-def]
     """+1 for the winner, -1 for the loser, 0 each for a draw or a game still going."""
     out[0] = 0.0

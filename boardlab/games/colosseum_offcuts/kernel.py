@@ -90,6 +90,7 @@ from boardlab.games.colosseum_offcuts.kernel_play import (
     key,
     player,
     returns,
+    truncated,
 )
 from boardlab.games.colosseum_offcuts.state import ColosseumState
 
@@ -158,6 +159,7 @@ def make_kernel(game: Game, history: int | None = None) -> Kernel:
         key=key,
         encode=encode,
         decode=decode,
+        truncated=truncated,
     )
 
 

@@ -351,6 +351,13 @@ def is_over(p: Array, s: Array) -> bool:
 
 
 @compiled
+def truncated(p: Array, s: Array) -> bool:
+    """Never: Colosseum Offcuts has no ply cap (its no-capture cap is a rule of the game, an
+    end like any other, as the reference's ``Termination.NO_CAPTURE`` says)."""
+    return False
+
+
+@compiled
 def returns(p: Array, s: Array, out: Array) -> None:
     for seat in range(p[P_PLAYERS]):
         out[seat] = s[S_RESULT + seat] if s[S_STATUS] else 0.0

@@ -305,6 +305,7 @@ def make_kernel(game: Cyvasse) -> Kernel:
         key=rules.key,
         encode=lambda state: encode(p, _cyvasse_state(state)),
         decode=lambda s: decode(game, s),
+        truncated=rules.truncated,
     )
 
 

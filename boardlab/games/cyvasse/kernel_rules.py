@@ -505,6 +505,12 @@ def is_over(p: np.ndarray, s: np.ndarray) -> bool:
 
 
 @jit
+def truncated(p: np.ndarray, s: np.ndarray) -> bool:
+    """True when the game ended by its ply cap (``Termination.PLY_CAP``)."""
+    return bool(s[S_STATUS] != 0 and s[S_TERMINATION] == T_PLY_CAP)
+
+
+@jit
 def returns(p: np.ndarray, s: np.ndarray, out: np.ndarray) -> None:
     """+1 to the winner and -1 to the loser; zeros for a draw or a game going on."""
     out[0] = 0.0

@@ -76,6 +76,11 @@ class AnacundEncoder(FastEncoder):
             for seat in seats
         ]
 
+    def square_tables(self) -> list[Planes]:
+        """Per seat, the ``(channels, 10)`` table of the per-square channels (those after the
+        ``cell`` plane, up to ``cell blocked``) of each square code, plus 5 on the bonus square."""
+        return list(self._tables)
+
     def _value_plane(self, layout: Layout) -> Planes:
         """The ``cell value`` plane of a layout, kept for the layout of the last call (an
         environment draws a new layout at each reset)."""

@@ -61,6 +61,11 @@ class CyvasseEncoder(FastEncoder):
         ]
         self._left: dict[tuple[int, ...], Planes] = {}
 
+    def stack_tables(self) -> list[Planes]:
+        """Per seat, the ``(stack channels, 22)`` table: what each board cell code writes in
+        the stack channels (pieces, tops, height; those after the ``cell`` plane)."""
+        return list(self._tables)
+
     def _unit_counts(self, counts: tuple[int, ...]) -> Planes:
         """The army's count of each unit kind, as an array made once per army."""
         found = self._counts.get(counts)
@@ -68,7 +73,7 @@ class CyvasseEncoder(FastEncoder):
             found = self._counts[counts] = np.asarray(counts[:_UNITS], dtype=np.float32)
         return found
 
-    def _items_left(self, order: tuple[int, ...]) -> Planes:
+    def items_left(self, order: tuple[int, ...]) -> Planes:
         """Per number of items placed, the count of each item still to deploy."""
         left = self._left.get(order)
         if left is None:
@@ -98,7 +103,7 @@ class CyvasseEncoder(FastEncoder):
             for zone, places in enumerate(self._zone_places):
                 kind = "hidden" if zone in hidden else "zone"
                 flat[kinds[zone][kind], places] = 1.0
-            left = self._items_left(state.game.order)
+            left = self.items_left(state.game.order)
             side_to_move = state.side
             for side in range(2):
                 first = pools[side]

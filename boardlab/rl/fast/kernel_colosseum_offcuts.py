@@ -1,0 +1,134 @@
+"""The Colosseum Offcuts observation planes in compiled code, read from a kernel state.
+
+The same planes as :class:`~boardlab.rl.fast.colosseum_offcuts.ColosseumEncoder`, bit for
+bit (``tests/rl/test_vector.py`` compares them at every position of seeded games, for every
+seat count), for the batched environments of :mod:`boardlab.rl.vector`. The kernel keeps each
+counter's cell and level in the action window (anchored one cell south-west of the counters,
+as the reference's frame), so the planes are written counter by counter.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from boardlab.core.engine import Kernel, KernelArray
+from boardlab.games.colosseum_offcuts.board import ATTACK, FORT
+from boardlab.games.colosseum_offcuts.kernel_layout import (
+    P_P2A,
+    P_PLAYERS,
+    P_W,
+    S_CELL,
+    S_LEVEL,
+    S_MID,
+    S_MODE,
+    S_PLY,
+    S_SETUP,
+    S_SIDE,
+    S_STATUS,
+)
+from boardlab.games.colosseum_offcuts.picture import PER_KIND
+from boardlab.rl.fast.colosseum_offcuts import ColosseumEncoder
+from boardlab.rl.fast.kernel_tables import (
+    HEADER,
+    O_AREA,
+    O_CAP,
+    O_PHASES,
+    O_PLY,
+    O_SIZE,
+    common_tables,
+)
+
+_PHASES = ("setup", "play", "over")
+_POOLED = ("board-piece/light", "fortification/light", "fortification")
+# Integer slots after the header: the top and height channels, the first piece channel of
+# each counter code's kind and face (code & 3), then per (observing seat, owner) the pool
+# channels of _POOLED (-1 when the vocabulary has none).
+O_TOP, O_HEIGHT = HEADER, HEADER + 1
+O_PIECES = HEADER + 2
+O_POOLS = O_PIECES + 4
+
+
+def observer_tables(kernel: Kernel, encoder: ColosseumEncoder) -> tuple[KernelArray, ...]:
+    """The integer and float32 tables :func:`observe` reads for ``kernel``'s game."""
+    header, templates = common_tables(kernel, encoder, _PHASES)
+    ints = [*header, encoder.channel("top seat+0"), encoder.channel("height")]
+    for code in range(4):
+        kind = "fortification" if code & FORT else "board-piece"
+        ints.append(encoder.channel(f"piece {kind}/{'dark' if code & ATTACK else 'light'} seat+0"))
+    players = encoder.players
+    names = set(encoder.channel_names())
+    for seat in range(players):
+        for owner in range(players):
+            for key in _POOLED:
+                name = f"pool pool seat+{encoder.relative(owner, seat)} {key}"
+                ints.append(encoder.channel(name) if name in names else -1)
+    return np.array(ints, dtype=np.int64), templates
+
+
+@numba.njit(cache=True)
+def _broadcast(out: KernelArray, channel: int, area: int, value: float) -> None:
+    """Fill one whole plane with ``value``."""
+    at = channel * area
+    out[at : at + area] = value
+
+
+@numba.njit(cache=True)
+def observe(
+    p: KernelArray, oi: KernelArray, of: KernelArray, s: KernelArray, seat: int, out: KernelArray
+) -> None:
+    """Write the planes of kernel state ``s`` seen by ``seat`` into ``out`` (flat float32)."""
+    setup = s[S_SETUP] != 0
+    over = s[S_STATUS] != 0
+    phase = 0 if setup else 2 if over else 1
+    mover = 1 if not over and s[S_SIDE] == seat else 0
+    turn = 1 if setup or s[S_MID] == 0 else 0
+    # The template, then the ply fraction. (Not shared with the other games' encoders:
+    # Numba's cache would not see a shared helper change.)
+    size = oi[O_SIZE]
+    area = oi[O_AREA]
+    start = (((seat * oi[O_PHASES] + phase) * 2 + mover) * 2 + turn) * size
+    out[:] = of[start : start + size]
+    cap = oi[O_CAP]
+    if cap:
+        _broadcast(out, oi[O_PLY], area, min(s[S_PLY] / cap, 1.0))
+    players = p[P_PLAYERS]
+    width = p[P_W]
+    height = oi[O_HEIGHT] * area
+    top = oi[O_TOP]
+    east = -1  # the largest window column and row of a counter
+    north = -1
+    placed = np.zeros((players, 2), dtype=np.int64)  # board pieces and forts on the board
+    for k in range(4 * players):
+        cell = s[S_CELL + k]
+        if cell < 0:
+            continue
+        place = p[P_P2A + cell]
+        east = max(east, place // width)
+        north = max(north, place % width)
+        owner = k >> 2
+        code = (k & 2) | s[S_MODE + k]
+        out[(oi[O_PIECES + code] + (owner - seat) % players) * area + place] += 1.0
+        out[height + place] = max(out[height + place], s[S_LEVEL + k] + 1)
+        placed[owner, (k >> 1) & 1] += 1
+    for k in range(4 * players):  # the top counter of each stack: its level is the height - 1
+        cell = s[S_CELL + k]
+        if cell >= 0:
+            place = p[P_P2A + cell]
+            if s[S_LEVEL + k] + 1 == out[height + place]:
+                out[(top + ((k >> 2) - seat) % players) * area + place] = 1.0
+    # The drawn area: the counters' box grown by one cell (3 x 3 with no counter yet).
+    rows = min(east + 2 if east >= 0 else 3, width)
+    columns = min(north + 2 if north >= 0 else 3, width)
+    for row in range(rows):
+        out[row * width : row * width + columns] = 1.0
+    for owner in range(players):
+        pools = O_POOLS + (seat * players + owner) * 3
+        pieces, forts = placed[owner, 0], placed[owner, 1]
+        if setup:
+            if pieces < PER_KIND:
+                _broadcast(out, oi[pools], area, PER_KIND - pieces)
+            if forts < PER_KIND:
+                _broadcast(out, oi[pools + 1], area, PER_KIND - forts)
+        elif forts < PER_KIND:
+            _broadcast(out, oi[pools + 2], area, PER_KIND - forts)

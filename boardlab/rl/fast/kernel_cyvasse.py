@@ -1,0 +1,150 @@
+"""The Cyvasse observation planes in compiled code, read from a kernel state.
+
+The same planes as :class:`~boardlab.rl.fast.cyvasse.CyvasseEncoder`, bit for bit
+(``tests/rl/test_vector.py`` compares them at every position of seeded games), for the batched
+environments of :mod:`boardlab.rl.vector`. The kernel state holds the whole truth; during a
+hidden deployment the zones the observing seat may not see (``view_hidden_zones``: South's
+zone from North's first decision on, North's from its own first placement) are read as empty
+and their pools as one unknown item, so nothing of the other side's placements reaches the
+planes.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from boardlab.core.engine import Kernel, KernelArray
+from boardlab.games.cyvasse.board import HEX_NAMES, NUM_HEXES, ZONE_OF
+from boardlab.games.cyvasse.kernel_rules import (
+    CELLS,
+    S_BOARD,
+    S_DEPLOYING,
+    S_HIDDEN,
+    S_JUMP_FROM,
+    S_PLACED,
+    S_PLY,
+    S_SIDE,
+    S_STATUS,
+)
+from boardlab.games.cyvasse.units import ITEM_LETTERS, SIDE_BASE, UNIT_LETTERS
+from boardlab.rl.fast.cyvasse import CyvasseEncoder
+from boardlab.rl.fast.kernel_tables import (
+    HEADER,
+    O_AREA,
+    O_CAP,
+    O_PHASES,
+    O_PLY,
+    O_SIZE,
+    common_tables,
+)
+
+_PHASES = ("deployment", "play", "over")
+_UNITS = len(UNIT_LETTERS)
+_ITEMS = len(ITEM_LETTERS)
+"""The pool channels of a side: one per item kind (units and Mountain), then ``item``."""
+_SOUTH, _NORTH = SIDE_BASE
+# Integer slots after the header: the stack channels, the float offsets of the stack tables
+# and of the items-left table, the hidden_setup option, the deployment's length; each hex's
+# grid place and zone (-1 for none); per (observing seat, zone) the zone and hidden channels;
+# per (observing seat, side) its first pool channel; the army's count of each unit kind.
+O_STACK, O_TABLES, O_LEFT, O_HIDDEN_SETUP, O_ORDER = range(HEADER, HEADER + 5)
+O_PLACES = HEADER + 5
+O_ZONE_OF = O_PLACES + NUM_HEXES
+O_ZONE_CHANNELS = O_ZONE_OF + NUM_HEXES
+O_POOLS = O_ZONE_CHANNELS + 8
+O_COUNTS = O_POOLS + 4
+
+
+def observer_tables(kernel: Kernel, encoder: CyvasseEncoder) -> tuple[KernelArray, ...]:
+    """The integer and float32 tables :func:`observe` reads for ``kernel``'s game."""
+    game = kernel.game
+    header, templates = common_tables(kernel, encoder, _PHASES)
+    tables = [table.T.reshape(-1) for table in encoder.stack_tables()]
+    left = encoder.items_left(game.order).reshape(-1)  # type: ignore[attr-defined]
+    stack = encoder.stack_tables()[0].shape[0]
+    ints = [*header, stack, templates.size, templates.size + 2 * stack * CELLS]
+    ints += [int(game.hidden_setup), len(game.order)]  # type: ignore[attr-defined]
+    ints += [encoder.grid_place(HEX_NAMES[h]) for h in range(NUM_HEXES)]
+    ints += list(ZONE_OF)
+    ints += [
+        encoder.channel(f"cell {kind} seat+{encoder.relative(zone, seat)}")
+        for seat in range(2)
+        for zone in range(2)
+        for kind in ("zone", "hidden")
+    ]
+    ints += [
+        encoder.channel(f"pool pool seat+{encoder.relative(side, seat)} king")
+        for seat in range(2)
+        for side in range(2)
+    ]
+    ints += list(game.counts[:_UNITS])  # type: ignore[attr-defined]
+    floats = np.concatenate([templates, *tables, left]).astype(np.float32)
+    return np.array(ints, dtype=np.int64), floats
+
+
+@numba.njit(cache=True)
+def _broadcast(out: KernelArray, channel: int, area: int, value: float) -> None:
+    """Fill one whole plane with ``value``."""
+    at = channel * area
+    out[at : at + area] = value
+
+
+@numba.njit(cache=True)
+def observe(
+    p: KernelArray, oi: KernelArray, of: KernelArray, s: KernelArray, seat: int, out: KernelArray
+) -> None:
+    """Write the planes of kernel state ``s`` seen by ``seat`` into ``out`` (flat float32)."""
+    over = s[S_STATUS] != 0
+    deploying = s[S_DEPLOYING] != 0
+    phase = 2 if over else 0 if deploying else 1
+    mover = 1 if not over and s[S_SIDE] == seat else 0
+    turn = 1 if (s[S_PLACED] == 0 if deploying else s[S_JUMP_FROM] < 0) else 0
+    # The template, then the ply fraction. (Not shared with the other games' encoders:
+    # Numba's cache would not see a shared helper change.)
+    size = oi[O_SIZE]
+    area = oi[O_AREA]
+    start = (((seat * oi[O_PHASES] + phase) * 2 + mover) * 2 + turn) * size
+    out[:] = of[start : start + size]
+    cap = oi[O_CAP]
+    if cap:
+        _broadcast(out, oi[O_PLY], area, min(s[S_PLY] / cap, 1.0))
+    side_to_move = s[S_SIDE]
+    hidden = s[S_HIDDEN] if deploying else 0  # bit z: zone z is hidden
+    if deploying and oi[O_HIDDEN_SETUP]:
+        # South deploys first: its zone is secret all through the deployment; North's once
+        # North deploys. A seat always sees its own.
+        for zone in range(side_to_move + 1):
+            if zone != seat:
+                hidden |= 1 << zone
+    stack = oi[O_STACK]
+    table = oi[O_TABLES] + seat * CELLS * stack
+    standing = np.zeros(CELLS, dtype=np.int64)
+    for h in range(NUM_HEXES):
+        zone = oi[O_ZONE_OF + h]
+        code = 0 if zone >= 0 and (hidden >> zone) & 1 else s[S_BOARD + h]
+        standing[code] += 1
+        place = oi[O_PLACES + h]
+        if deploying and zone >= 0:
+            kind = (hidden >> zone) & 1
+            out[oi[O_ZONE_CHANNELS + (seat * 2 + zone) * 2 + kind] * area + place] = 1.0
+        if code:
+            column = table + code * stack
+            for k in range(stack):
+                out[(1 + k) * area + place] = of[column + k]
+    for side in range(2):
+        first = oi[O_POOLS + seat * 2 + side]
+        if deploying:
+            if (hidden >> side) & 1:
+                _broadcast(out, first + _ITEMS, area, 1.0)  # one unknown "item"
+                continue
+            done = oi[O_ORDER]
+            placed = s[S_PLACED] if side == side_to_move else 0 if side > side_to_move else done
+            row = oi[O_LEFT] + placed * _ITEMS
+            for item in range(_ITEMS):
+                _broadcast(out, first + item, area, of[row + item])
+        else:
+            base = _SOUTH if side == 0 else _NORTH
+            for kind in range(_UNITS):
+                lost = oi[O_COUNTS + kind] - standing[base + kind]
+                _broadcast(out, first + kind, area, lost)

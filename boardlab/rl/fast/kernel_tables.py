@@ -1,0 +1,47 @@
+"""What every compiled observation encoder's tables start with (plain Python, built once).
+
+A compiled encoder (``kernel_<game>.py`` beside this file, used by :mod:`boardlab.rl.vector`)
+reads two arrays made from the game's fast encoder: integers (offsets, channels, places) and
+float32 planes. Both begin with what every game shares: the header slots below, then the
+templates, one per (seat, phase, seat to move or not, turn start or not) holding every plane
+that does not depend on the position, so an observation starts as one copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from boardlab.core.engine import Kernel, KernelArray
+from boardlab.rl.fast.base import FastEncoder
+
+# Header slots of the integer table.
+O_SIZE, O_AREA, O_CAP, O_PLY, O_PHASES = range(5)
+HEADER = 5
+"""Game-specific integer slots start here."""
+
+
+def common_tables(
+    kernel: Kernel, encoder: FastEncoder, phases: Sequence[str]
+) -> tuple[list[int], KernelArray]:
+    """The header of the integer table and the templates (flat float32, template ``t`` at
+    ``t * size``, ``t = ((seat * len(phases) + phase) * 2 + to_move) * 2 + turn_start``)."""
+    size = int(np.prod(encoder.shape))
+    templates = []
+    for seat in range(encoder.players):
+        for phase in phases:
+            for mover in (0.0, 1.0):
+                for turn in (0.0, 1.0):
+                    planes = encoder.template(seat).copy()
+                    planes[encoder.channel(f"phase {phase}")] = 1.0
+                    planes[encoder.channel("to move")] = mover
+                    planes[encoder.channel("turn start")] = turn
+                    templates.append(planes.reshape(-1))
+    header = [0] * HEADER
+    header[O_SIZE] = size
+    header[O_AREA] = encoder.rows * encoder.columns
+    header[O_CAP] = kernel.game.max_plies or 0
+    header[O_PLY] = encoder.channel("ply fraction")
+    header[O_PHASES] = len(phases)
+    return header, np.concatenate(templates).astype(np.float32)
