@@ -151,6 +151,7 @@ class MctsBot(Bot):
             "seconds": deadline.elapsed(),
             "compiled": 1.0,
             "python_evaluations": float(tree.evaluated),
+            "nodes": float(tree.size),
         }
         return best[0]
 

@@ -18,17 +18,18 @@ import numpy as np
 from boardlab.ai.base import Deadline
 from boardlab.ai.mcts_template import (
     ACTION,
+    CHILD,
     COLUMNS,
     DEPTH,
     DONE,
     EVALUATE,
     FINISHED,
-    FIRST,
     META,
     MOVER,
-    OPENED,
     RANDOM,
+    SIBLING,
     SIZE,
+    STORED,
     VISITS,
     no_evaluation,
 )
@@ -38,11 +39,11 @@ from boardlab.core.kernel_random import seeded
 from boardlab.core.state import State
 
 _TEMPLATE = Path(__file__).with_name("mcts_template.py")
-_FIRST_ROWS = 1 << 14
-"""Rows of a new pool; it doubles when an expansion may not fit."""
-MAX_ROWS = 1 << 21
-"""Rows at most (24 + 8 * seats bytes each): beyond, the tree stops growing and the search goes on
-with the leaves it has."""
+_FIRST_ROWS = 1 << 12
+"""Nodes of a new tree (stored actions: 8 times as many); the pools double when full."""
+MAX_ROWS = 1 << 20
+"""Nodes at most (28 + 8 * seats bytes each; each simulation opens one), and 8 times as many
+stored actions (4 bytes each): beyond, the tree stops growing and the search goes on in it."""
 _PATH = 1024
 """Longest path from the root: a deeper node is scored as a leaf."""
 _BATCH_SECONDS = 0.01
@@ -78,8 +79,10 @@ class CompiledTree:
         self.c = c
         self.rollout = rollout
         seats = kernel.game.num_players
-        self.nodes = np.empty((_FIRST_ROWS, COLUMNS), dtype=np.int32)
-        self.values = np.empty((_FIRST_ROWS, seats), dtype=np.float64)
+        rows = min(_FIRST_ROWS, MAX_ROWS)
+        self.nodes = np.empty((rows, COLUMNS), dtype=np.int32)
+        self.values = np.empty((rows, seats), dtype=np.float64)
+        self.untried = np.empty(8 * rows, dtype=np.int32)
         self.meta = np.zeros(META, dtype=np.int64)
         self.path = np.empty(_PATH, dtype=np.int64)
         self.moves = np.empty(kernel.max_legal, dtype=np.int64)
@@ -127,8 +130,8 @@ class CompiledTree:
             wanted = min(batch, limit - sims)
             started = deadline.elapsed()
             status = code.search(
-                p, s, self.nodes, self.values, self.meta, self.path, self.work, self.moves,
-                self.rewards, wanted, self.c, self.rollout, self.nodes.shape[0] < MAX_ROWS,
+                p, s, self.nodes, self.values, self.untried, self.meta, self.path, self.work,
+                self.moves, self.rewards, wanted, self.c, self.rollout, self._growing,
             )  # fmt: skip
             done = int(self.meta[DONE])
             sims += done
@@ -142,23 +145,29 @@ class CompiledTree:
                 batch = max(1, min(1 << 16, int(rate * _BATCH_SECONDS)))
         return sims, reused
 
+    @property
+    def size(self) -> int:
+        """Nodes in the tree."""
+        return int(self.meta[SIZE])
+
     def children(self) -> list[tuple[int, int, float]]:
-        """The root's opened children: (action, visits, reward sum of the seat that chose it)."""
-        first, opened = int(self.nodes[0, FIRST]), int(self.nodes[0, OPENED])
-        rows = range(first, first + opened) if first >= 0 else range(0)
+        """The root's opened children in the order they were opened: (action, visits, reward
+        sum of the seat that chose it)."""
+        found = []
+        row = int(self.nodes[0, CHILD])
+        while row >= 0:
+            found.append((int(self.nodes[row, ACTION]), int(self.nodes[row, VISITS]), row))
+            row = int(self.nodes[row, SIBLING])
         return [
-            (
-                int(self.nodes[row, ACTION]),
-                int(self.nodes[row, VISITS]),
-                float(self.values[row, self.nodes[row, MOVER]]),
-            )
-            for row in rows
+            (action, visits, float(self.values[row, self.nodes[row, MOVER]]))
+            for action, visits, row in reversed(found)
         ]
 
     def _reset(self) -> None:
-        self.nodes[0] = (-1, 0, 0, -1, -1, 0)
+        self.nodes[0] = (-1, -1, 0, -1, -1, -1, 0)
         self.values[0] = 0.0
         self.meta[SIZE] = 1
+        self.meta[STORED] = 0
 
     def _score_leaf(self) -> None:
         """Score the paused leaf with the reference heuristic and back it up."""
@@ -167,10 +176,21 @@ class CompiledTree:
         self.code.backup(self.nodes, self.values, self.path, int(self.meta[DEPTH]), self.rewards)
         self.evaluated += 1
 
+    @property
+    def _growing(self) -> bool:
+        """False once a pool at its largest is full: the tree is then searched as it is."""
+        nodes_full = self.meta[SIZE] >= self.nodes.shape[0] == MAX_ROWS
+        untried_full = self.meta[STORED] + self.moves.shape[0] > self.untried.shape[0]
+        return not (nodes_full or (untried_full and self.untried.shape[0] == 8 * MAX_ROWS))
+
     def _grow(self) -> None:
-        rows = min(MAX_ROWS, 2 * self.nodes.shape[0])
-        self.nodes = np.resize(self.nodes, (rows, COLUMNS))
-        self.values = np.resize(self.values, (rows, self.values.shape[1]))
+        """Double the pool that may lack room (``search`` said FULL)."""
+        if self.meta[SIZE] >= self.nodes.shape[0]:
+            rows = min(MAX_ROWS, 2 * self.nodes.shape[0])
+            self.nodes = np.resize(self.nodes, (rows, COLUMNS))
+            self.values = np.resize(self.values, (rows, self.values.shape[1]))
+        if self.meta[STORED] + self.moves.shape[0] > self.untried.shape[0]:
+            self.untried = np.resize(self.untried, min(8 * MAX_ROWS, 2 * self.untried.shape[0]))
 
     def _reroot(self, s: KernelArray, state: State, limit: int) -> bool:
         """Make the old tree's node for ``s`` the root; False when it is not found."""
@@ -188,8 +208,11 @@ class CompiledTree:
         if self.kernel.decode(found).position_text() != state.position_text():
             return False
         if row:
-            into = np.empty_like(self.nodes)
-            into_values = np.empty_like(self.values)
-            self.meta[SIZE] = self.code.compact(self.nodes, self.values, row, into, into_values)
-            self.nodes, self.values = into, into_values
+            pools = (
+                np.empty_like(self.nodes),
+                np.empty_like(self.values),
+                np.empty_like(self.untried),
+            )
+            self.code.compact(self.nodes, self.values, self.untried, row, *pools, self.meta)
+            self.nodes, self.values, self.untried = pools
         return True

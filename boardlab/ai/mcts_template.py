@@ -6,11 +6,13 @@ evaluation, ``kernel_eval.evaluate``, or :func:`no_evaluation` where the game ha
 :func:`boardlab.core.kernel_drivers.specialised` does for the drivers. Read as is, the
 placeholders only make the source importable and type-checkable.
 
-The tree is a preallocated pool of nodes: row ``i`` of ``nodes`` holds the node's first child,
-its number of children, how many of them have been opened, the action that led to it, the seat
-that played it and its visits; row ``i`` of ``values`` holds its reward sums for every seat.
-The children of a node are allocated together, in a shuffled order, when it is expanded, and
-opened one per visit, so opening the next child is UCT's "expand one untried decision".
+The tree lives in preallocated pools. Row ``i`` of ``nodes`` is a node: its last opened child
+and next sibling (the children form a list), where its unopened actions are in ``untried`` and
+how many are left, the action that led to it, the seat that played it, its visits; row ``i`` of
+``values`` holds its reward sums for every seat. A node is expanded on its first visit after its
+creation: its legal actions are stored in ``untried``, shuffled; each later visit opens one
+(UCT's "expand one untried decision") until none is left, and then descends by UCT. Only opened
+children take a row, so the tree costs one row per simulation and four bytes per stored action.
 """
 
 from __future__ import annotations
@@ -63,23 +65,25 @@ def evaluate(p: KernelArray, s: KernelArray, seat: int) -> float:
 
 # -- end kernel --
 
-FIRST = 0  # first child's row; -1 while the node is not expanded
-COUNT = 1  # number of children (0 at the end of the game)
-OPENED = 2  # children already visited once
-ACTION = 3  # the action id that led here
-MOVER = 4  # the seat that played it (-1 at the root)
-VISITS = 5
-COLUMNS = 6
+CHILD = 0  # the child opened last (-1: none); the others follow by SIBLING
+SIBLING = 1  # the next child of the same parent (opened earlier), -1 at the end
+UNTRIED = 2  # where the node's unopened actions start in ``untried``
+LEFT = 3  # how many of them are left to open; -1 while the node is not expanded
+ACTION = 4  # the action id that led here
+MOVER = 5  # the seat that played it (-1 at the root)
+VISITS = 6
+COLUMNS = 7
 
-SIZE = 0  # meta: rows of the pool in use
-RANDOM = 1  # meta: the generator's state
-DONE = 2  # meta: simulations finished by the last call of ``search``
-DEPTH = 3  # meta: length of the path waiting for an evaluation (status EVALUATE)
-META = 4
+SIZE = 0  # meta: rows of ``nodes`` in use
+STORED = 1  # meta: entries of ``untried`` in use
+RANDOM = 2  # meta: the generator's state
+DONE = 3  # meta: simulations finished by the last call of ``search``
+DEPTH = 4  # meta: length of the path waiting for an evaluation (status EVALUATE)
+META = 5
 
 FINISHED = 0  # ``search`` ran every simulation asked for
 EVALUATE = 1  # a cut rollout needs the evaluation from Python: the leaf is in ``work``
-FULL = 2  # the pool may not hold the next expansion: grow it and call again
+FULL = 2  # a pool may not hold one more simulation: grow it and call again
 
 
 @numba.njit(cache=True)
@@ -94,6 +98,7 @@ def search(
     root: KernelArray,
     nodes: KernelArray,
     values: KernelArray,
+    untried: KernelArray,
     meta: KernelArray,
     path: KernelArray,
     work: KernelArray,
@@ -108,64 +113,70 @@ def search(
 
     Returns a status: FINISHED; EVALUATE when a rollout was cut short and the game has no
     compiled evaluation (the leaf is in ``work``, its path in ``path[:meta[DEPTH]]``: score it
-    and call :func:`backup`); FULL when the pool has no room for one more expansion. With
-    ``expand`` false the tree no longer grows: a node not yet expanded is a leaf.
+    and call :func:`backup`); FULL when a pool may lack room for one more simulation. With
+    ``expand`` false the tree no longer grows: it is searched with the nodes it has.
     ``meta[DONE]`` counts the simulations completed by this call.
     """
     seats = rewards.shape[0]
-    room = nodes.shape[0] - moves.shape[0]
     meta[DONE] = 0
     x = meta[RANDOM]
     for _ in range(simulations):
-        if expand and meta[SIZE] > room:
+        if expand and (
+            meta[SIZE] >= nodes.shape[0] or meta[STORED] + moves.shape[0] > untried.shape[0]
+        ):
             meta[RANDOM] = x
             return FULL
         work[:] = root
         node = 0
         path[0] = 0
         depth = 1
-        # Selection down to a node with an unopened child (opened: the new leaf) or the end.
+        # Selection down to a new child, a node not expanded (tree full) or the end.
         while depth < path.shape[0]:
-            if nodes[node, FIRST] < 0:
+            left = nodes[node, LEFT]
+            if left < 0:
                 if not expand:
                     break
                 count = legal(p, work, moves)
-                mover = player(p, work)
-                first = meta[SIZE]
-                nodes[node, FIRST] = first
-                nodes[node, COUNT] = count
-                meta[SIZE] = first + count
+                start = meta[STORED]
                 for i in range(count):
                     x = next_state(x)
-                    j = below(x, i + 1)  # Fisher-Yates: the opening order is random
-                    row = first + i
-                    nodes[row, ACTION] = nodes[first + j, ACTION]
-                    nodes[first + j, ACTION] = moves[i]
-                    nodes[row, FIRST] = -1
-                    nodes[row, COUNT] = 0
-                    nodes[row, OPENED] = 0
-                    nodes[row, MOVER] = mover
-                    nodes[row, VISITS] = 0
-                    values[row, :] = 0.0
-            count = nodes[node, COUNT]
-            if count == 0:
-                break
-            first = nodes[node, FIRST]
-            opened = nodes[node, OPENED]
-            if opened < count:
-                nodes[node, OPENED] = opened + 1
-                node = first + opened
-                apply(p, work, nodes[node, ACTION])
-                path[depth] = node
+                    j = start + below(x, i + 1)  # Fisher-Yates: the opening order is random
+                    untried[start + i] = untried[j]
+                    untried[j] = moves[i]
+                meta[STORED] = start + count
+                nodes[node, UNTRIED] = start
+                nodes[node, LEFT] = count
+                left = count
+            if left > 0 and expand:
+                left -= 1
+                nodes[node, LEFT] = left
+                child = meta[SIZE]
+                meta[SIZE] = child + 1
+                action = untried[nodes[node, UNTRIED] + left]
+                nodes[child, CHILD] = -1
+                nodes[child, SIBLING] = nodes[node, CHILD]
+                nodes[child, UNTRIED] = 0
+                nodes[child, LEFT] = -1
+                nodes[child, ACTION] = action
+                nodes[child, MOVER] = player(p, work)
+                nodes[child, VISITS] = 0
+                values[child, :] = 0.0
+                nodes[node, CHILD] = child
+                apply(p, work, action)
+                path[depth] = child
                 depth += 1
                 break
+            child = nodes[node, CHILD]
+            if child < 0:  # the end of the game
+                break
             log_n = math.log(nodes[node, VISITS])
-            best, best_score = first, -math.inf
-            for child in range(first, first + count):
+            best, best_score = child, -math.inf
+            while child >= 0:
                 n = nodes[child, VISITS]
                 score = values[child, nodes[child, MOVER]] / n + c * math.sqrt(log_n / n)
                 if score > best_score:
                     best, best_score = child, score
+                child = nodes[child, SIBLING]
             node = best
             apply(p, work, nodes[node, ACTION])
             path[depth] = node
@@ -243,44 +254,60 @@ def find(
     rows[0] = 0
     head, tail, examined = 0, 1, 0
     while head < tail and examined < limit:
-        parent = rows[head]
-        first, count = nodes[parent, FIRST], nodes[parent, COUNT]
-        for child in range(first, first + min(count, nodes[parent, OPENED])):
-            if examined == limit:
-                break
+        child: int = nodes[rows[head], CHILD]
+        while child >= 0 and examined < limit:
             examined += 1
             states[tail, :] = states[head]
             apply(p, states[tail], nodes[child, ACTION])
             if key(p, states[tail]) == wanted:
                 found[:] = states[tail]
                 return child
-            if nodes[child, FIRST] >= 0 and nodes[child, OPENED] > 0:
+            if nodes[child, CHILD] >= 0:
                 rows[tail] = child
                 tail += 1
+            child = nodes[child, SIBLING]
         head += 1
     return -1
 
 
 @numba.njit(cache=True)
 def compact(
-    nodes: KernelArray, values: KernelArray, top: int, into: KernelArray, into_values: KernelArray
-) -> int:
-    """Copy the subtree of row ``top`` into a fresh pool with it at row 0; its size."""
+    nodes: KernelArray,
+    values: KernelArray,
+    untried: KernelArray,
+    top: int,
+    into: KernelArray,
+    into_values: KernelArray,
+    into_untried: KernelArray,
+    meta: KernelArray,
+) -> None:
+    """Copy the subtree of row ``top`` into fresh pools, with it at row 0; their sizes go to
+    ``meta``."""
     origin = np.empty(into.shape[0], dtype=np.int64)
     into[0, :] = nodes[top]
+    into[0, SIBLING] = -1
     into[0, MOVER] = -1
     into_values[0, :] = values[top]
     origin[0] = top
-    size, i = 1, 0
+    size, stored, i = 1, 0, 0
     while i < size:
         old = origin[i]
-        first, count = nodes[old, FIRST], nodes[old, COUNT]
-        if first >= 0 and count > 0:
-            into[i, FIRST] = size
-            for j in range(count):
-                into[size + j, :] = nodes[first + j]
-                into_values[size + j, :] = values[first + j]
-                origin[size + j] = first + j
-            size += count
+        left = nodes[old, LEFT]
+        if left > 0:
+            start = nodes[old, UNTRIED]
+            into_untried[stored : stored + left] = untried[start : start + left]
+            into[i, UNTRIED] = stored
+            stored += left
+        child = nodes[old, CHILD]
+        if child >= 0:
+            into[i, CHILD] = size
+        while child >= 0:
+            into[size, :] = nodes[child]
+            into_values[size, :] = values[child]
+            origin[size] = child
+            child = nodes[child, SIBLING]
+            into[size, SIBLING] = size + 1 if child >= 0 else -1
+            size += 1
         i += 1
-    return size
+    meta[SIZE] = size
+    meta[STORED] = stored

@@ -10,6 +10,7 @@ import random
 import pytest
 
 import boardlab
+from boardlab.ai import mcts_compiled
 from boardlab.ai.mcts import MctsBot
 from boardlab.core.registry import make
 from boardlab.core.state import State
@@ -91,6 +92,21 @@ def test_rollouts_to_the_end_need_no_evaluation() -> None:
     bot.choose(state)
     assert bot.stats()["python_evaluations"] == 0
     assert bot.stats()["simulations"] == 300
+
+
+def test_the_tree_grows_by_a_node_per_simulation_up_to_its_cap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = _position("murus-gallicus")
+    bot = MctsBot(seed=2, iters=6000)
+    bot.choose(state)
+    assert 4096 < bot.stats()["nodes"] <= 6001  # grown beyond its first pool
+    monkeypatch.setattr(mcts_compiled, "MAX_ROWS", 1000)
+    capped = MctsBot(seed=2, iters=6000)
+    capped.choose(state)
+    assert capped.stats()["nodes"] == 1000
+    assert capped.stats()["simulations"] == 6000
+    assert sum(visits for _, visits, _ in capped.root_children()) == 6000
 
 
 def test_the_tree_is_reused_on_the_next_decision() -> None:
