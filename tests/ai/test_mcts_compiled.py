@@ -86,6 +86,18 @@ def test_the_root_statistics_add_up(game_id: str) -> None:
     assert all(abs(total) <= visits for _, visits, total in children)
 
 
+@pytest.mark.parametrize("engine", ["python", "fast"])
+def test_exploration_spreads_the_visits(engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a huge exploration constant UCT visits the root decisions in turn."""
+    monkeypatch.setenv("BOARDLAB_ENGINE", engine)
+    state = _position("murus-gallicus")
+    bot = MctsBot(seed=1, iters=1000, c=1000.0)
+    bot.choose(state)
+    visits = [v for _, v, _ in bot.root_children()]
+    assert len(visits) == len(state.legal_actions())
+    assert max(visits) - min(visits) <= 2
+
+
 def test_rollouts_to_the_end_need_no_evaluation() -> None:
     state = _position("anacund")
     bot = MctsBot(seed=2, iters=300, rollout=-1)
