@@ -9,7 +9,7 @@ Three searches of the same algorithm (``MctsBot``, default ``c`` and ``rollout``
 
 Speed: each search runs ``--seconds`` from the position of ``boardlab bench`` (a few random
 decisions in), in ``--rounds`` interleaved rounds; the figure is the median of simulations per
-second of search (``--rollout -1``: rollouts to the end of the game, so no evaluation).
+second of search (``--rollout 100000``: rollouts to the end of the game, so no evaluation).
 Match (``--match GAME``): ``compiled`` against ``before`` with the same time per decision,
 colours alternated, with the win share of decided games and its 95% Wilson interval.
 
@@ -154,7 +154,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--time", type=float, default=0.1)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--rollout", type=int, default=4, help="random decisions (-1: to the end)")
+    parser.add_argument("--rollout", type=int, default=4)
     args = parser.parse_args()
     if args.match:
         match(args.match, args.games, args.time, args.seed)

@@ -100,7 +100,7 @@ def test_exploration_spreads_the_visits(engine: str, monkeypatch: pytest.MonkeyP
 
 def test_rollouts_to_the_end_need_no_evaluation() -> None:
     state = _position("anacund")
-    bot = MctsBot(seed=2, iters=300, rollout=-1)
+    bot = MctsBot(seed=2, iters=300, rollout=1000)  # longer than any game of Anacund
     bot.choose(state)
     assert bot.stats()["python_evaluations"] == 0
     assert bot.stats()["simulations"] == 300
