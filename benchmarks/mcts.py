@@ -117,7 +117,7 @@ def _view(game: Game) -> boardlab.State:
     return state.view_state(state.current_player)
 
 
-def match(game_id: str, games: int, seconds: float, seed: int) -> None:
+def match(game_id: str, games: int, seconds: float, seed: int, rollout: int) -> None:
     """``compiled`` against ``before`` at ``seconds`` per decision, colours alternated."""
     wins = draws = losses = 0
     for index in range(games):
@@ -125,8 +125,8 @@ def match(game_id: str, games: int, seconds: float, seed: int) -> None:
         game = game or boardlab.make(game_id)
         compiled_seat = index % 2
         bots = {
-            compiled_seat: ("compiled", make_bot("compiled", seed + index, seconds, None)),
-            1 - compiled_seat: ("before", make_bot("before", seed + index, seconds, None)),
+            compiled_seat: ("compiled", make_bot("compiled", seed + index, seconds, None, rollout)),
+            1 - compiled_seat: ("before", make_bot("before", seed + index, seconds, None, rollout)),
         }
         state = game.new_initial_state()
         while not state.is_terminal():
@@ -140,7 +140,7 @@ def match(game_id: str, games: int, seconds: float, seed: int) -> None:
     share = wins / decided if decided else math.nan
     low, high = wilson_interval(share, decided) if decided else (0.0, 1.0)
     print(
-        f"{game_id}: compiled vs before at {seconds} s/decision, {games} games: "
+        f"{game_id}: compiled vs before at {seconds} s/decision, rollout={rollout}, {games} games: "
         f"W {wins} D {draws} L {losses}, share of decided {share:.0%} "
         f"(95% CI {low:.0%} to {high:.0%})"
     )
@@ -157,7 +157,7 @@ def main() -> None:
     parser.add_argument("--rollout", type=int, default=4)
     args = parser.parse_args()
     if args.match:
-        match(args.match, args.games, args.time, args.seed)
+        match(args.match, args.games, args.time, args.seed, args.rollout)
     else:
         speed(args.seconds, args.rounds, args.rollout)
 
