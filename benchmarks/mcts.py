@@ -60,13 +60,14 @@ def before_module() -> ModuleType:
         capture_output=True,
         text=True,
     ).stdout
-    path = Path(tempfile.mkdtemp(prefix="mcts-before-")) / "mcts_before.py"
-    path.write_text(source, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("mcts_before", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["mcts_before"] = module
-    spec.loader.exec_module(module)
+    with tempfile.TemporaryDirectory(prefix="mcts-before-") as folder:
+        path = Path(folder) / "mcts_before.py"
+        path.write_text(source, encoding="utf-8")
+        spec = importlib.util.spec_from_file_location("mcts_before", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["mcts_before"] = module
+        spec.loader.exec_module(module)
     return module
 
 
