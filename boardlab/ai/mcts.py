@@ -208,7 +208,7 @@ class MctsBot(Bot):
             state.apply_action(rng.choice(state.legal_actions()))
         if state.is_terminal():
             return state.returns()
-        return tuple(state.heuristic(p) for p in range(state.game.num_players))
+        return tuple(state.heuristics())
 
     def _reused_root(self, state: State) -> _Node | None:
         """The old tree's node for ``state``, found breadth-first by position text."""

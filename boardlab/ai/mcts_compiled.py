@@ -172,7 +172,7 @@ class CompiledTree:
     def _score_leaf(self) -> None:
         """Score the paused leaf with the reference heuristic and back it up."""
         end = self.kernel.decode(self.work)
-        self.rewards[:] = [end.heuristic(seat) for seat in range(end.game.num_players)]
+        self.rewards[:] = end.heuristics()
         self.code.backup(self.nodes, self.values, self.path, int(self.meta[DEPTH]), self.rewards)
         self.evaluated += 1
 
