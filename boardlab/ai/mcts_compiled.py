@@ -77,7 +77,7 @@ class CompiledTree:
         self.kernel = kernel
         self.code = drivers(kernel)
         self.c = c
-        self.rollout = max(rollout, 0)  # the kernel's rollout plays on when negative
+        self.rollout = max(rollout, 0)  # none when negative, as on the reference
         seats = kernel.game.num_players
         rows = min(_FIRST_ROWS, MAX_ROWS)
         self.nodes = np.empty((rows, COLUMNS), dtype=np.int32)
