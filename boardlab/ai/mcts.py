@@ -7,14 +7,12 @@ two-player and multi-player games and compound turns (a node's player is simply 
 ``heuristic(p)`` for every seat. The tree is kept between calls and the search resumes from
 the node whose position text matches the new position.
 
-With the compiled engine (docs/engine.md) the simulations run on the game's kernel: the tree
-holds the same action ids, the selection and expansion apply them to a kernel state, and the
-rollout's random decisions come from the compiled driver with its own random numbers (seeded
-from the bot's generator). A seeded search is then as deterministic as before, and its
-statistics are those of the reference, but it does not choose bit for bit the same moves (the
-kernel lists legal decisions in another order, and draws its own random numbers). A kernel that
-cannot hold a position (``RuntimeError``, e.g. a full repetition history) hands the decision
-to the reference engine, which searches it afresh.
+With the compiled engine (docs/engine.md) the whole search runs in compiled code instead
+(:mod:`boardlab.ai.mcts_compiled`): the same algorithm on a tree of arrays, with the kernel's
+random numbers (seeded from the bot's generator) and its order of legal decisions, so a seeded
+search is as deterministic as before but does not choose bit for bit the same moves as the
+reference. A kernel that cannot hold a position (``RuntimeError``, e.g. a full repetition
+history) hands the decision to the reference engine, which searches it afresh.
 
 Hidden information: the bot searches from the view it is given. In Cyvasse's deployment the
 view lacks the opponent's items; the acting player's own placements do not depend on them, so
@@ -27,12 +25,14 @@ from __future__ import annotations
 import math
 import random
 from collections import deque
-from typing import Protocol, Self
+from typing import TYPE_CHECKING
 
 from boardlab.ai.base import Bot, Deadline
-from boardlab.core.engine import Kernel, KernelArray, kernel_for
-from boardlab.core.game import Game
+from boardlab.core.engine import kernel_for
 from boardlab.core.state import State
+
+if TYPE_CHECKING:
+    from boardlab.ai.mcts_compiled import CompiledTree
 
 _REUSE_NODES = 3000
 """How many tree nodes at most are examined to find the new position on the next call."""
@@ -50,50 +50,6 @@ class _Node:
         self.untried: list[int] | None = None
         self.visits = 0
         self.value = 0.0
-
-
-class _Position(Protocol):
-    """What a simulation needs of a position: a reference State or a _CompiledPosition."""
-
-    @property
-    def current_player(self) -> int: ...
-
-    def clone(self) -> Self: ...
-
-    def apply_action(self, action: int) -> None: ...
-
-    def is_terminal(self) -> bool: ...
-
-    def legal_actions(self) -> list[int]: ...
-
-
-class _CompiledPosition:
-    """A kernel state behind the few State methods the search uses."""
-
-    __slots__ = ("kernel", "moves", "s")
-
-    def __init__(self, kernel: Kernel, s: KernelArray, moves: KernelArray) -> None:
-        self.kernel = kernel
-        self.s = s
-        self.moves = moves  # scratch for legal decisions, shared by the clones
-
-    @property
-    def current_player(self) -> int:
-        return int(self.kernel.player(self.kernel.params, self.s))
-
-    def clone(self) -> Self:
-        return type(self)(self.kernel, self.s.copy(), self.moves)
-
-    def apply_action(self, action: int) -> None:
-        self.kernel.apply(self.kernel.params, self.s, action)
-
-    def is_terminal(self) -> bool:
-        return bool(self.kernel.is_over(self.kernel.params, self.s))
-
-    def legal_actions(self) -> list[int]:
-        count = self.kernel.legal(self.kernel.params, self.s, self.moves)
-        actions: list[int] = self.moves[:count].tolist()
-        return actions
 
 
 class MctsBot(Bot):
@@ -124,38 +80,43 @@ class MctsBot(Bot):
         self._root: _Node | None = None
         self._root_state: State | None = None
         self._last: dict[str, float] = {}
-        self._kernel: tuple[Game, Kernel | None] | None = None
+        self._tree: CompiledTree | None = None
 
     def _search_stats(self) -> dict[str, float]:
         """Simulations, reused visits and seconds of the last search."""
         return dict(self._last)
 
+    def root_children(self) -> list[tuple[int, int, float]]:
+        """The last search's root decisions: (action, visits, reward sum of the chooser)."""
+        if self._tree is not None and self._last.get("compiled"):
+            return self._tree.children()
+        if self._root is None:
+            return []
+        return [(child.action, child.visits, child.value) for child in self._root.children]
+
     def _choose(self, state: State) -> int:
         """The most visited root decision after the budgeted simulations."""
         deadline = Deadline(self._time)
+        limit = self._iters if self._iters is not None else 1 << 62
+        tree = self._compiled_tree(state)
+        if tree is not None:
+            try:
+                return self._choose_compiled(tree, state, deadline, limit)
+            except RuntimeError:
+                # The kernel cannot hold this game: search it afresh on the reference engine.
+                tree.root = None
         player = state.current_player
         actions = state.legal_actions()
         winning = _winning_action(state, actions, player)
         if winning is not None or len(actions) == 1:
-            self._root = None
-            self._last = {"simulations": 0.0, "reused": 0.0, "seconds": deadline.elapsed()}
-            return actions[0] if winning is None else winning
+            return self._forced(actions[0] if winning is None else winning, deadline)
         root = self._reused_root(state) if self._reuse else None
         if root is None:
             root = _Node(-1, -1)
         reused = root.visits
         sims = 0
-        limit = self._iters if self._iters is not None else 1 << 62
-        start = self._compiled(state)
         while sims < limit and not (sims and deadline.passed()):
-            try:
-                self._simulate(root, start)
-            except RuntimeError:
-                if start is state:
-                    raise
-                # The kernel cannot hold this game: search again on the reference engine.
-                start, root, reused, sims = state, _Node(-1, -1), 0, 0
-                continue
+            self._simulate(root, state)
             sims += 1
         best = max(root.children, key=lambda n: (n.visits, n.value))
         self._root, self._root_state = root, state.clone()
@@ -166,23 +127,48 @@ class MctsBot(Bot):
         }
         return best.action
 
-    def _compiled(self, state: State) -> _Position:
-        """``state`` on the game's kernel when there is one, else ``state`` itself."""
-        if self._kernel is None or self._kernel[0] is not state.game:
-            self._kernel = (state.game, kernel_for(state.game))
-        kernel = self._kernel[1]
+    def _forced(self, action: int, deadline: Deadline) -> int:
+        """Play ``action`` without a search (a win at once, or the only decision)."""
+        self._root = None
+        if self._tree is not None:
+            self._tree.root = None
+        self._last = {"simulations": 0.0, "reused": 0.0, "seconds": deadline.elapsed()}
+        return action
+
+    def _choose_compiled(
+        self, tree: CompiledTree, state: State, deadline: Deadline, limit: int
+    ) -> int:
+        s, actions = tree.prepare(state)
+        winning = tree.winning_action(s)
+        if winning is not None or len(actions) == 1:
+            return self._forced(actions[0] if winning is None else winning, deadline)
+        seed = self._rng.getrandbits(62)
+        sims, reused = tree.search(s, state, seed, limit, deadline, self._reuse, _REUSE_NODES)
+        best = max(tree.children(), key=lambda child: (child[1], child[2]))
+        self._last = {
+            "simulations": float(sims),
+            "reused": float(reused),
+            "seconds": deadline.elapsed(),
+            "compiled": 1.0,
+            "python_evaluations": float(tree.evaluated),
+            "nodes": float(tree.size),
+        }
+        return best[0]
+
+    def _compiled_tree(self, state: State) -> CompiledTree | None:
+        """The compiled search for ``state``'s game, when it has a kernel."""
+        if self._tree is not None and self._tree.kernel.game is state.game:
+            return self._tree
+        kernel = kernel_for(state.game)
         if kernel is None:
-            return state
-        try:
-            s = kernel.encode(state)
-        except RuntimeError:
-            return state
-        # Imported here: NumPy comes with the compiled engine only.
-        import numpy as np
+            return None
+        # Imported here: NumPy and Numba come with the compiled engine only.
+        from boardlab.ai.mcts_compiled import CompiledTree
 
-        return _CompiledPosition(kernel, s, np.empty(kernel.max_legal, dtype=np.int64))
+        self._tree = CompiledTree(kernel, self._c, self._rollout)
+        return self._tree
 
-    def _simulate(self, root: _Node, root_state: _Position) -> None:
+    def _simulate(self, root: _Node, root_state: State) -> None:
         state = root_state.clone()
         node = root
         path = [root]
@@ -214,10 +200,7 @@ class MctsBot(Bot):
             if visited.mover >= 0:
                 visited.value += rewards[visited.mover]
 
-    def _playout(self, state: _Position) -> tuple[float, ...]:
-        if isinstance(state, _CompiledPosition):
-            return self._compiled_playout(state)
-        assert isinstance(state, State)
+    def _playout(self, state: State) -> tuple[float, ...]:
         rng = self._rng
         for _ in range(self._rollout):
             if state.is_terminal():
@@ -225,18 +208,7 @@ class MctsBot(Bot):
             state.apply_action(rng.choice(state.legal_actions()))
         if state.is_terminal():
             return state.returns()
-        return tuple(state.heuristic(p) for p in range(state.game.num_players))
-
-    def _compiled_playout(self, state: _CompiledPosition) -> tuple[float, ...]:
-        from boardlab.core import kernel_drivers
-
-        kernel = state.kernel
-        seed = self._rng.getrandbits(62)
-        rewards, _ = kernel_drivers.rollout(kernel, state.s, seed, self._rollout, state.moves)
-        if kernel.is_over(kernel.params, state.s):
-            return rewards
-        end = kernel.decode(state.s)
-        return tuple(end.heuristic(p) for p in range(end.game.num_players))
+        return tuple(state.heuristics())
 
     def _reused_root(self, state: State) -> _Node | None:
         """The old tree's node for ``state``, found breadth-first by position text."""
