@@ -21,28 +21,9 @@ from boardlab.core.engine_check import compare, lockstep
 from boardlab.core.outcome import Result
 from boardlab.core.perft import perft
 from boardlab.games.anacund.kernel import make_kernel
+from boardlab.games.anacund.kernel_cases import L0
+from boardlab.games.anacund.kernel_cases import OPTION_SETS as OPTIONS
 from tests.games.kernel_helpers import kernel_perft, play_both
-
-L0 = "112312312312312324645645645645645653"
-SKEWED = "111111111112222223333334444445555556:3"
-"""Eleven squares of value 1 and one of value 6: the fallback value rule comes up in play."""
-
-OPTIONS: list[dict[str, object]] = [
-    {"seed": 0},
-    {"seed": 1},
-    {"seed": 42},
-    {"layout": "l0"},
-    {"layout": SKEWED},
-    {"track": "open", "seed": 3},
-    {"bonus_points": 0, "seed": 4},
-    {"bonus_points": 2, "seed": 5},
-    {"tie": "b", "seed": 6},
-    # Combinations that change the same rule: flanking at the seam, and ties.
-    {"track": "open", "layout": "l0"},
-    {"track": "open", "layout": SKEWED},
-    {"tie": "b", "bonus_points": 0, "seed": 7},
-    {"tie": "b", "bonus_points": 2, "track": "open", "seed": 8},
-]
 
 
 def kernel_of(**options: object) -> Kernel:

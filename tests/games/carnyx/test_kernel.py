@@ -19,29 +19,9 @@ from boardlab.core.engine_check import compare, lockstep
 from boardlab.core.outcome import Termination
 from boardlab.core.perft import perft
 from boardlab.games.carnyx.kernel import TERMINATIONS, make_kernel
+from boardlab.games.carnyx.kernel_cases import OPTION_SETS as OPTIONS
 from boardlab.games.carnyx.kernel_rules import STATUS, TERMINATION, WINNER, _check_end
 from tests.games.kernel_helpers import kernel_perft, play_both
-
-OPTIONS: list[dict[str, object]] = [
-    {},
-    {"allow_merge": False},
-    {"jump_own": True},
-    {"no_return": "strict"},
-    {"conversion": "token"},
-    {"single_exit": "reserve"},
-    {"repetition_draw": 2},
-    {"repetition_draw": 1},
-    {"repetition_draw": 0},
-    {"max_plies": 0},
-    {"max_plies": 40},
-    {"max_plies": 3},
-    # Combinations that change the same rule: jumps and merges, exits and what they earn,
-    # the no-return memory with jumps, and the draw rules together.
-    {"allow_merge": False, "jump_own": True},
-    {"conversion": "token", "single_exit": "reserve"},
-    {"no_return": "strict", "jump_own": True, "allow_merge": False},
-    {"repetition_draw": 2, "max_plies": 0, "no_return": "strict"},
-]
 
 
 def kernel_of(**options: object) -> Kernel:

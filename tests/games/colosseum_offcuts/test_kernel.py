@@ -16,6 +16,7 @@ from boardlab.core.perft import perft
 from boardlab.core.registry import make
 from boardlab.core.state import State
 from boardlab.games.colosseum_offcuts.kernel import make_kernel
+from boardlab.games.colosseum_offcuts.kernel_cases import OPTION_SETS
 
 GAME_ID = "colosseum-offcuts"
 AFTER_SETUP = "2 -1,-1=1f/-1,0=1b/-1,1=1f/0,0=1b/1,0=2b/2,-1=2f/2,0=2b/2,1=2f 1 - 0 0 8"
@@ -33,28 +34,7 @@ def test_lockstep_every_seat_count(players: int, games: int) -> None:
     assert lockstep(kernel.game, kernel, games, seed=players) > 0
 
 
-@pytest.mark.parametrize(
-    "options",
-    [
-        {"connectivity_check": "final"},
-        {"exposed_edges_measured": "before"},
-        {"mobile_move": "slide"},
-        {"no_capture_rounds": 0},
-        {"no_capture_rounds": 1},
-        {"no_capture_rounds": 3},
-        {"draw_ranking": "fortifications"},
-        {"repetition_draw": 0},
-        {"repetition_draw": 2},
-        # Options that change the same rule together: the Mobile move's three readings,
-        # and the draw rules with the ranking that scores them.
-        {"connectivity_check": "final", "exposed_edges_measured": "before"},
-        {"connectivity_check": "final", "mobile_move": "slide"},
-        {"exposed_edges_measured": "before", "mobile_move": "slide"},
-        {"connectivity_check": "final", "exposed_edges_measured": "before", "mobile_move": "slide"},
-        {"no_capture_rounds": 1, "draw_ranking": "fortifications"},
-        {"repetition_draw": 2, "draw_ranking": "fortifications", "no_capture_rounds": 0},
-    ],
-)
+@pytest.mark.parametrize("options", OPTION_SETS)
 @pytest.mark.parametrize("players", [2, 3])
 def test_lockstep_every_option(options: dict[str, object], players: int) -> None:
     """Each option value with the others at their defaults, and the combinations above."""

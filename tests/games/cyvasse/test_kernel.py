@@ -19,6 +19,8 @@ from boardlab.core.render_model import SPECTATOR
 from boardlab.games.cyvasse import Cyvasse, CyvasseState
 from boardlab.games.cyvasse.board import HEX_NAMES
 from boardlab.games.cyvasse.kernel import make_kernel
+from boardlab.games.cyvasse.kernel_cases import OPTION_SETS as OPTION_VALUES
+from boardlab.games.cyvasse.kernel_cases import SMALL_ARMY
 from boardlab.games.cyvasse.presets import (
     PRESETS,
     lineup_decisions,
@@ -26,8 +28,6 @@ from boardlab.games.cyvasse.presets import (
 )
 from tests.games.cyvasse.helpers import board_text, game
 from tests.games.cyvasse.test_protocol import DEPLOYED
-
-SMALL_ARMY = "K1D1H1L1B1C1T1M2"
 
 
 @cache
@@ -54,35 +54,6 @@ def play_on(kernel: Kernel, state: CyvasseState, rng: random.Random, where: str)
         decisions += 1
         if decisions % 10 == 0:
             s = kernel.encode(state)
-
-
-OPTION_VALUES: list[dict[str, object]] = [
-    {},
-    {"army": SMALL_ARMY},
-    {"army": "K1R30M9"},  # 40 items, the most a zone holds
-    {"army": "K1D1E1H1L1S1R1B1C1T1M1"},
-    {"cavalry_second_optional": True},
-    {"losing_attacks": "suicide"},
-    {"dragon_blocked_by_dragon": True},
-    {"first_tie": "south"},
-    {"first_tie": "north"},
-    {"first_tie": "random", "seed": 1},
-    {"hidden_setup": False},
-    {"no_capture_plies": 0},
-    {"no_capture_plies": 12},
-    {"max_plies": 0},
-    {"max_plies": 45},
-    {"max_plies": 1},
-    {"repetition_draw": 0},
-    {"repetition_draw": 1},
-    {"repetition_draw": 2, "army": "K1L1M2"},
-    {"repetition_draw": 2, "army": "K1", "no_capture_plies": 0},  # random play repeats
-    # Combinations that change the same rule.
-    {"losing_attacks": "suicide", "dragon_blocked_by_dragon": True},
-    {"losing_attacks": "suicide", "cavalry_second_optional": True},
-    {"no_capture_plies": 0, "max_plies": 0, "army": SMALL_ARMY},
-    {"no_capture_plies": 30, "max_plies": 40, "repetition_draw": 2, "army": "K1H1L1M2"},
-]
 
 
 PRESET_OPTIONS: list[dict[str, object]] = [
