@@ -82,7 +82,7 @@ def compiled_scorer(game: Game) -> Scorer | None:
     """The compiled scoring of ``game``'s decisions, or None when the game runs on the
     reference engine here or its kernel has no compiled evaluation."""
     kernel = kernel_for(game)
-    evaluation = kernel_evaluation(game)
+    evaluation = None if kernel is None else kernel_evaluation(game)
     if kernel is None or evaluation is None:
         return None
     # Imported here: NumPy and the drivers come with the compiled engine only.

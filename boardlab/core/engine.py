@@ -167,7 +167,8 @@ def engine_name(game: Game) -> str:
 def kernel_evaluation(game: Game) -> Callable[..., float] | None:
     """The compiled heuristic of ``game``'s kernel, ``evaluate(p, s, seat) -> float`` (equal to
     the reference ``State.heuristic(seat)`` on a game in progress), found by module name:
-    ``boardlab.games.<package>.kernel_eval``; None where the game has none."""
+    ``boardlab.games.<package>.kernel_eval``; None where the game has none. Needs Numba: ask
+    only for a game that :func:`kernel_for` gives a kernel."""
     module_name = KERNEL_MODULES.get(game.id)
     if module_name is None:
         return None

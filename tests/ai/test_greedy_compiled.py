@@ -4,12 +4,15 @@ Both score the same candidates in the same shuffled order with the same random d
 compiled evaluation equals the reference heuristic, so for a seed the choices are the same:
 checked at every decision of seeded games (each seat a greedy bot, with and without noise), for
 every game with a compiled evaluation and Colosseum Offcuts at every seat count; and the
-scores themselves, those of finished games included, at every position of seeded random games.
+scores themselves, those of finished games included, at every position of seeded random games;
+and without Numba the bot still plays, on the reference, the same move.
 """
 
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -66,3 +69,32 @@ def test_compiled_scores_equal_the_reference(game_id: str, options: dict[str, ob
             expected = reference_scores(state, actions, player)
             assert scorer(state, actions, player) == pytest.approx(expected, abs=1e-9, rel=0)
             state.apply_action(rng.choice(actions))
+
+
+def test_without_numba_the_reference_greedy_plays_the_same_moves() -> None:
+    """Where ``import numba`` fails (as when it is not installed) the bot does not reach for
+    the compiled evaluations; it plays on the reference, and the same moves."""
+    script = (
+        "import sys; sys.modules['numba'] = None\n"  # makes `import numba` raise ImportError
+        "from boardlab.ai.greedy import GreedyBot\n"
+        "from boardlab.core.registry import make\n"
+        "for game_id in sys.argv[1:]:\n"
+        "    state = make(game_id).new_initial_state()\n"
+        "    bot = GreedyBot(seed=3)\n"
+        "    while not state.is_terminal() and state.ply < 12:\n"
+        "        state.apply_action(bot.choose(state.view_state(state.current_player)))\n"
+        "    print(state.position_text())\n"
+    )
+    games = ["carnyx", "colosseum-offcuts"]  # no seeded options: the same game in both processes
+    done = subprocess.run(
+        [sys.executable, "-c", script, *games], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    expected = []
+    for game_id in games:
+        state = make(game_id).new_initial_state()
+        bot = GreedyBot(seed=3)
+        while not state.is_terminal() and state.ply < 12:
+            state.apply_action(bot.choose(state.view_state(state.current_player)))
+        expected.append(state.position_text())
+    assert done.stdout.splitlines() == expected
