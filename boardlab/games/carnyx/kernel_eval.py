@@ -7,8 +7,14 @@ import math
 
 from numba import njit
 
-from boardlab.games.carnyx.board import SQUARES
-from boardlab.games.carnyx.evaluation import HEIGHT_WEIGHT, RESERVE_WEIGHT, SCALE, STACK_WEIGHT
+from boardlab.games.carnyx.board import SIZE, SQUARES
+from boardlab.games.carnyx.evaluation import (
+    ADVANCE_WEIGHT,
+    HEIGHT_WEIGHT,
+    RESERVE_WEIGHT,
+    SCALE,
+    STACK_WEIGHT,
+)
 from boardlab.games.carnyx.kernel_rules import HEIGHT, POOLS, _top
 
 
@@ -19,10 +25,12 @@ def evaluate(p, s, seat):  # type: ignore[no-untyped-def]
     light = 0.0
     for square in range(SQUARES):
         colour = _top(s, square)
+        rank = square // SIZE
         if colour == 0:
-            dark += STACK_WEIGHT + HEIGHT_WEIGHT * s[HEIGHT + square]
+            dark += STACK_WEIGHT + HEIGHT_WEIGHT * s[HEIGHT + square] + ADVANCE_WEIGHT * rank
         elif colour == 1:
-            light += STACK_WEIGHT + HEIGHT_WEIGHT * s[HEIGHT + square]
+            advance = SIZE - 1 - rank
+            light += STACK_WEIGHT + HEIGHT_WEIGHT * s[HEIGHT + square] + ADVANCE_WEIGHT * advance
     dark += RESERVE_WEIGHT * s[POOLS + 2]
     light += RESERVE_WEIGHT * s[POOLS + 5]
     if seat == 0:
