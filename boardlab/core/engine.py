@@ -162,3 +162,22 @@ def _writable(path: str) -> bool:
 def engine_name(game: Game) -> str:
     """``"compiled"`` when ``game`` runs on its kernel here, else ``"reference"``."""
     return "reference" if kernel_for(game) is None else "compiled"
+
+
+def kernel_evaluation(game: Game) -> Callable[..., float] | None:
+    """The compiled heuristic of ``game``'s kernel, ``evaluate(p, s, seat) -> float`` (equal to
+    the reference ``State.heuristic(seat)`` on a game in progress), found by module name:
+    ``boardlab.games.<package>.kernel_eval``; None where the game has none. Needs Numba: ask
+    only for a game that :func:`kernel_for` gives a kernel."""
+    module_name = KERNEL_MODULES.get(game.id)
+    if module_name is None:
+        return None
+    name = module_name.rsplit(".", 1)[0] + ".kernel_eval"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name != name:
+            raise
+        return None
+    evaluate: Callable[..., float] = module.evaluate
+    return evaluate

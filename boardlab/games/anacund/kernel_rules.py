@@ -158,8 +158,8 @@ def _place(p, s, index, seat):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _finish(p, s):  # type: ignore[no-untyped-def]
-    """Score the finished game (spec §8): pieces of each colour, plus the bonus."""
+def scores(p, s):  # type: ignore[no-untyped-def]
+    """The running scores of A and B (spec §8): pieces of each colour, plus the bonus."""
     a = 0
     b = 0
     for i in range(SQUARES):
@@ -173,6 +173,13 @@ def _finish(p, s):  # type: ignore[no-untyped-def]
         a += p[P_BONUS_POINTS]
     elif code == 2 or code == 4:
         b += p[P_BONUS_POINTS]
+    return a, b
+
+
+@njit(cache=True)
+def _finish(p, s):  # type: ignore[no-untyped-def]
+    """Score the finished game (spec §8)."""
+    a, b = scores(p, s)
     s[SCORES] = a
     s[SCORES + 1] = b
     s[STATUS] = 1

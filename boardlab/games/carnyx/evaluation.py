@@ -1,11 +1,12 @@
-"""Carnyx evaluation for bots: control of stacks, buried material and reserve (spec §3, §8)."""
+"""Carnyx evaluation for bots: control of stacks, buried material, advance and reserve (spec §3,
+§6.3, §8)."""
 
 from __future__ import annotations
 
 import math
 from typing import TYPE_CHECKING
 
-from boardlab.games.carnyx.board import COLOURS
+from boardlab.games.carnyx.board import COLOURS, SIZE
 
 if TYPE_CHECKING:
     from boardlab.games.carnyx.state import CarnyxState
@@ -16,6 +17,9 @@ HEIGHT_WEIGHT = 0.4
 """Each piece under a player's control, buried captives included: exiting it earns reserve."""
 RESERVE_WEIGHT = 0.6
 """Each reserve piece: a future stack, but no protection against the loss by capture."""
+ADVANCE_WEIGHT = 0.1
+"""Each rank a controlled stack stands beyond its owner's home rank: stacks exit across the far
+edge to earn reserve. Measured by a match (docs/bots.md, "Evaluations")."""
 SCALE = 5.0
 
 
@@ -25,10 +29,12 @@ def evaluate(state: CarnyxState, player: int) -> float:
     if outcome is not None:
         return outcome.rewards()[player]
     score = [0.0, 0.0]
-    for stack in state.board:
+    for square, stack in enumerate(state.board):
         if stack:
             seat = COLOURS.index(stack[-1])
-            score[seat] += STACK_WEIGHT + HEIGHT_WEIGHT * len(stack)
+            rank = square // SIZE
+            advance = rank if seat == 0 else SIZE - 1 - rank
+            score[seat] += STACK_WEIGHT + HEIGHT_WEIGHT * len(stack) + ADVANCE_WEIGHT * advance
     for seat in (0, 1):
         score[seat] += RESERVE_WEIGHT * state.pools[3 * seat + 2]
     return math.tanh((score[player] - score[1 - player]) / SCALE)

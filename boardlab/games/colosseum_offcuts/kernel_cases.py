@@ -5,6 +5,9 @@ Shared by the kernel's tests and ``benchmarks/engine_diff.py`` (through
 :func:`boardlab.core.engine_check.option_sets`).
 """
 
+SEAT_COUNTS = (2, 3, 4, 5)
+"""Every seat count the game allows."""
+
 SINGLE_OPTIONS: list[dict[str, object]] = [
     {"connectivity_check": "final"},
     {"exposed_edges_measured": "before"},
@@ -34,7 +37,7 @@ FIVE_SEAT_OPTIONS: list[dict[str, object]] = [
 """The Mobile-move readings together, and the draw rules together, at five seats."""
 
 OPTION_SETS: list[dict[str, object]] = (
-    [dict[str, object](players=players) for players in range(2, 6)]
+    [dict[str, object](players=players) for players in SEAT_COUNTS]
     + [{"players": players, **options} for players in (2, 3) for options in SINGLE_OPTIONS]
     + [{"players": 5, **options} for options in FIVE_SEAT_OPTIONS]
 )
