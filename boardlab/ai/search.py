@@ -82,6 +82,7 @@ class CompiledSearch:
         self.kernel = kernel
         functions: dict[str, object] = {role: getattr(kernel, role) for role in _ROLES}
         functions["evaluate"] = evaluate
+        self.evaluate = evaluate
         self._search = specialised(_TEMPLATE, functions).search
         size = 1 << table_bits
         self._tt_key = np.zeros(size, dtype=np.int64)
