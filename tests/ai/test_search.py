@@ -58,7 +58,7 @@ def _kernel_minimax(
 
 def _random_positions(game: Game, seed: int, count: int) -> list[State]:
     rng = random.Random(seed)
-    positions = []
+    positions: list[State] = []
     while len(positions) < count:
         state = game.new_initial_state()
         for _ in range(rng.randrange(0, 40)):
