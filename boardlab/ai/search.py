@@ -87,7 +87,8 @@ class CompiledSearch:
         size = 1 << table_bits
         self._tt_key = np.zeros(size, dtype=np.int64)
         self._tt_move = np.zeros(size, dtype=np.int64)
-        self._tt_info = np.full(size, -1, dtype=np.int64)
+        # Zeros (empty) come from the system lazily: a bot that never searches costs nothing.
+        self._tt_info = np.zeros(size, dtype=np.int64)
         self._tt_value = np.zeros(size, dtype=np.float64)
         self._killers = np.full((search_template.MAX_PLY + 1, 2), -1, dtype=np.int64)
         self._history = np.zeros(kernel.game.num_actions, dtype=np.int64)
@@ -95,7 +96,7 @@ class CompiledSearch:
 
     def clear(self) -> None:
         """Forget the table, killers and history."""
-        self._tt_info[:] = -1
+        self._tt_info[:] = 0
         self._killers[:] = -1
         self._history[:] = 0
 

@@ -107,7 +107,7 @@ def search(
     search stops early when ``perf_counter()`` reaches ``deadline`` (if positive) or after
     ``node_limit`` nodes (if positive). ``out`` gets the best move (or -1 when no root move
     was finished), its value without jitter, and the nodes visited. The table arrays
-    (``tt_info`` = depth * 4 + bound, -1 for empty; length a power of two), ``killers``
+    (``tt_info`` = depth * 4 + bound + 1, 0 for empty; length a power of two), ``killers``
     (``MAX_PLY`` x 2) and ``history`` (per action id) persist between calls.
     """
     size = s.shape[0]
@@ -169,15 +169,16 @@ def search(
             k = key(p, st)
             slot = k & mask
             tt_best = -1
-            if tt_info[slot] >= 0 and tt_key[slot] == k:
+            info = tt_info[slot] - 1
+            if info >= 0 and tt_key[slot] == k:
                 tt_best = tt_move[slot]
-                if tt_info[slot] >> 2 >= d:
+                if info >> 2 >= d:
                     v = tt_value[slot]
                     if v > _MATE:
                         v -= ply
                     elif v < -_MATE:
                         v += ply
-                    bound = tt_info[slot] & 3
+                    bound = info & 3
                     if (
                         bound == EXACT
                         or (bound == LOWER and v >= beta[ply])
@@ -251,7 +252,7 @@ def search(
             slot = k & mask
             tt_key[slot] = k
             tt_move[slot] = best_move[ply]
-            tt_info[slot] = depth_left[ply] * 4 + bound
+            tt_info[slot] = depth_left[ply] * 4 + bound + 1
             tt_value[slot] = stored
             if ply == 0:
                 out[0] = best_move[0]
