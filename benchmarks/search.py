@@ -162,8 +162,8 @@ def positions(game: Game) -> list[tuple[str, State]]:
     return out
 
 
-def baseline_bot(commit: str, depth: int) -> Bot:
-    """Today's alpha-beta bot: ``boardlab/ai/alphabeta.py`` as it was at ``commit``."""
+def baseline_bot_class(commit: str) -> type[Bot]:
+    """Today's ``AlphaBetaBot``: ``boardlab/ai/alphabeta.py`` as it was at ``commit``."""
     source = subprocess.run(
         ["git", "-C", str(ROOT), "show", f"{commit}:boardlab/ai/alphabeta.py"],
         check=True,
@@ -176,8 +176,13 @@ def baseline_bot(commit: str, depth: int) -> Bot:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    bot: Bot = module.AlphaBetaBot(seed=0, depth=depth)
-    return bot
+    bot_class: type[Bot] = module.AlphaBetaBot
+    return bot_class
+
+
+def baseline_bot(commit: str, depth: int) -> Bot:
+    """Today's alpha-beta bot at a fixed depth."""
+    return baseline_bot_class(commit)(seed=0, depth=depth)  # type: ignore[call-arg]
 
 
 def timed(bot: Bot, state: State) -> tuple[float, dict[str, float]]:

@@ -13,6 +13,7 @@ import pytest
 
 import boardlab
 from boardlab.ai import Bot, make_bot
+from boardlab.ai.alphabeta import AlphaBetaBot
 from boardlab.core.engine import KernelArray
 from boardlab.core.game import Game
 from boardlab.core.registry import game_ids
@@ -239,3 +240,50 @@ def test_a_history_too_long_for_the_kernel_falls_back(plies: int) -> None:
     bot = _bot("alphabeta:depth=6", state.game)
     assert bot.choose(state) in state.legal_actions()
     assert bot.stats()["compiled"] == 0.0
+
+
+def test_root_jitter_picks_the_best_value_plus_jitter() -> None:
+    """The root's noise shifts each root move's window: the choice is the true argmax of
+    value + jitter, in both engines, and the value reported is the chosen move's own."""
+    game = boardlab.make("murus-gallicus")
+    search = compiled_search(game)
+    assert search is not None
+    rng = random.Random(4)
+    for state in _random_positions(game, 17, 10):
+        moves = state.legal_actions()
+        root = state.current_player
+        values = [_minimax(state.child(a), 1, root, 1) for a in moves]
+        jitter = [rng.uniform(-0.3, 0.3) for _ in moves]
+        scores = [v + j for v, j in zip(values, jitter, strict=True)]
+        top = max(range(len(moves)), key=scores.__getitem__)
+        search.clear()
+        result = search.run(search.kernel.encode(state), moves, jitter, 2, None, None)
+        assert result.best == moves[top]
+        assert result.value == pytest.approx(values[top], abs=1e-9)
+        bot = AlphaBetaBot(depth=2, compiled=False)
+        bot._root_player = root
+        assert bot._choose_reference(state, moves, jitter, True) == moves[top]
+        assert bot.stats()["value"] == pytest.approx(values[top], abs=1e-9)
+
+
+@pytest.mark.parametrize("spec", ["alphabeta:nodes=40000", "alphabeta:depth=4,compiled=false"])
+def test_an_announced_win_comes_closer(spec: str) -> None:
+    """The tables persist between decisions and store wins relative to their node: once a bot
+    sees a forced win in k decisions, two decisions later it sees one in at most k - 2."""
+    game = boardlab.make("murus-gallicus")
+    announced = 0
+    for seed in range(6):
+        bots = [_bot(spec, game, seed), _bot(spec, game, seed + 100)]
+        state = game.new_initial_state()
+        last: list[float | None] = [None, None]
+        while not state.is_terminal():
+            seat = state.current_player
+            action = bots[seat].choose(state)
+            value = bots[seat].stats().get("value")
+            before = last[seat]
+            if value is not None and before is not None and before > WIN / 2:
+                announced += 1
+                assert value >= before + 2, state.position_text()
+            last[seat] = value
+            state.apply_action(action)
+    assert announced >= 3
