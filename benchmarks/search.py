@@ -1,6 +1,6 @@
 """Benchmark of the compiled alpha-beta against a plain Python negamax and today's reference bot.
 
-Three tables, from the opening of Murus Gallicus and three midgame positions (a seeded random
+Five tables, from the opening of Murus Gallicus and three midgame positions (a seeded random
 walk of 12, 20 and 28 decisions):
 
 1. Node rate: a plain pure-Python negamax of Murus Gallicus written here as the anchor (list
@@ -9,9 +9,11 @@ walk of 12, 20 and 28 decisions):
 2. Fixed-depth time: the same search finished by today's alpha-beta bot (the module at the
    ``--baseline`` commit, read with ``git show``), the reference engine of this tree
    (``compiled=false``) and the compiled one, CPU seconds per position.
-3. Per game with a compiled evaluation: nodes per iteration of iterative deepening from the
+3. Principal-variation search against plain alpha-beta: nodes and CPU seconds at depth + 3.
+4. Per game with a compiled evaluation: nodes per iteration of iterative deepening from the
    opening and the midgame positions, the effective branching factor (nodes of an iteration
    over those of the one before) and nodes per CPU second, up to ``--seconds`` per position.
+5. What a decision costs at each Murus Gallicus level, on both engines.
 
 Rates are per CPU second of this process, so they hold on a busy machine.
 
@@ -25,6 +27,7 @@ import importlib.util
 import itertools
 import math
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -34,6 +37,7 @@ from pathlib import Path
 import boardlab
 from boardlab.ai import make_bot
 from boardlab.ai.base import Bot
+from boardlab.ai.levels import level_spec
 from boardlab.ai.search import compiled_search
 from boardlab.core.game import Game
 from boardlab.core.registry import game_ids
@@ -306,6 +310,31 @@ def pvs_gain(depth: int) -> None:
     print()
 
 
+def level_costs() -> None:
+    game = boardlab.make("murus-gallicus")
+    print("## What a decision costs at each level (medians over the four positions)\n")
+    print("| level | engine | wall s | CPU s | nodes | depth finished |")
+    print("|---|---|---:|---:|---:|---:|")
+    for level in ("medium", "hard", "expert"):
+        for compiled in (True, False):
+            spec = f"{level_spec(game, level)},compiled={str(compiled).lower()}"
+            walls, cpus, nodes, depths = [], [], [], []
+            for _, state in positions(game):
+                bot = bot_of(game, spec)
+                wall = time.perf_counter()
+                cpu, stats = timed(bot, state)
+                walls.append(time.perf_counter() - wall)
+                cpus.append(cpu)
+                nodes.append(stats["nodes"])
+                depths.append(stats["depth"])
+            print(
+                f"| {level} | {'compiled' if compiled else 'reference'} | "
+                f"{statistics.median(walls):.3f} | {statistics.median(cpus):.3f} | "
+                f"{statistics.median(nodes):,.0f} | {statistics.median(depths):.0f} |"
+            )
+    print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--depth", type=int, default=5, help="fixed depth of tables 1 and 2")
@@ -319,6 +348,7 @@ def main() -> None:
     fixed_depth(args.depth, args.baseline)
     pvs_gain(args.depth + 3)
     branching(args.seconds)
+    level_costs()
 
 
 if __name__ == "__main__":
