@@ -77,10 +77,17 @@ def _bot(spec: str, game: Game, seed: int = 1) -> Bot:
     return bot
 
 
-@pytest.mark.parametrize("game_id", game_ids())
-def test_the_value_is_the_plain_minimax_value(game_id: str) -> None:
-    """At depths 1 and 2 the table and ordering change the work, not the value."""
-    game = boardlab.make(game_id)
+SETUPS = [(game_id, 2) for game_id in game_ids()] + [
+    ("colosseum-offcuts", 3),
+    ("colosseum-offcuts", 5),
+]
+
+
+@pytest.mark.parametrize(("game_id", "seats"), SETUPS)
+def test_the_value_is_the_plain_minimax_value(game_id: str, seats: int) -> None:
+    """At depths 1 and 2 the table and ordering change the work, not the value (the paranoid
+    search with more seats: the rivals all minimise the root player's value)."""
+    game = boardlab.make(game_id, **({"players": seats} if seats > 2 else {}))
     if evaluation_of(game) is None:
         pytest.skip(f"{game_id} has no compiled evaluation")
     search = compiled_search(game)
