@@ -104,21 +104,29 @@ def test_the_value_is_the_plain_minimax_value(game_id: str, seats: int) -> None:
             assert result.value == pytest.approx(expected, abs=1e-9), (state.position_text(), depth)
 
 
+# Positions where a null window fails high and only the search again gives the exact value
+# (without it the value found at the depth given differs from the plain minimax value).
+FAIL_HIGH = {
+    "3G2G1/gG1g2G1/1gg2grg/g5R1/grr2r1r/1rr3r1/1RR1R3 R 14": 4,
+    "1g2gg2/1G1Gg2g/G1G1gr1g/g3rr2/r5Rr/r2rrrrr/2Rr4 G 25": 5,
+}
+
+
 def test_deeper_values_are_the_plain_minimax_values() -> None:
     """At depths 3 to 5 null windows fail high and are searched again: the values stay exact
     (the plain search runs on the kernel here, whose rules and evaluation equal the reference's)."""
     game = boardlab.make("murus-gallicus")
     search = compiled_search(game)
     assert search is not None
-    for state in _random_positions(game, 13, 4):
+    cases = [(state, depth) for state in _random_positions(game, 13, 4) for depth in (3, 4)]
+    cases += [(game.state_from_text(text), depth) for text, depth in FAIL_HIGH.items()]
+    for state, depth in cases:
         s = search.kernel.encode(state)
         moves = state.legal_actions()
-        root = state.current_player
-        for depth in (3, 4, 5) if len(moves) < 12 else (3, 4):
-            search.clear()
-            result = search.run(s, moves, [0.0] * len(moves), depth, None, None)
-            expected = _kernel_minimax(search, s, depth, root, 0)
-            assert result.value == pytest.approx(expected, abs=1e-9), (state.position_text(), depth)
+        search.clear()
+        result = search.run(s, moves, [0.0] * len(moves), depth, None, None)
+        expected = _kernel_minimax(search, s, depth, state.current_player, 0)
+        assert result.value == pytest.approx(expected, abs=1e-9), (state.position_text(), depth)
 
 
 def test_the_reference_engine_has_the_same_value() -> None:
@@ -276,13 +284,15 @@ def test_root_jitter_picks_the_best_value_plus_jitter() -> None:
 @pytest.mark.parametrize("spec", ["alphabeta:nodes=40000", "alphabeta:depth=4,compiled=false"])
 def test_an_announced_win_comes_closer(spec: str) -> None:
     """The tables persist between decisions and store wins relative to their node: once a bot
-    sees a forced win in k decisions, two decisions later it sees one in at most k - 2."""
+    sees a forced win in k decisions, two decisions later it sees one in at most k - 2, and it
+    wins within the k decisions it announced."""
     game = boardlab.make("murus-gallicus")
     announced = 0
     for seed in range(6):
         bots = [_bot(spec, game, seed), _bot(spec, game, seed + 100)]
         state = game.new_initial_state()
         last: list[float | None] = [None, None]
+        deadline: list[int | None] = [None, None]  # the ply by which a seat said it wins
         while not state.is_terminal():
             seat = state.current_player
             action = bots[seat].choose(state)
@@ -291,6 +301,12 @@ def test_an_announced_win_comes_closer(spec: str) -> None:
             if value is not None and before is not None and before > WIN / 2:
                 announced += 1
                 assert value >= before + 2, state.position_text()
+            if value is not None and value > WIN / 2 and deadline[seat] is None:
+                deadline[seat] = state.ply + round(WIN - value)
             last[seat] = value
             state.apply_action(action)
+        for seat, ply in enumerate(deadline):
+            if ply is not None:
+                assert state.returns()[seat] > 0
+                assert state.ply <= ply
     assert announced >= 3
