@@ -1,19 +1,27 @@
-"""Alpha-beta search, through the protocol alone.
+"""Alpha-beta search: compiled when the game's kernel and compiled evaluation are installed.
 
 Iterative deepening on decisions (a compound turn is several plies of the search, the same
-player moving again), a transposition table keyed by the position text, move ordering (the
-table's best move, then history scores), and a time budget checked every few hundred nodes.
-Values are from the root player's point of view: nodes where the root player is to move
-maximise, the others minimise, so compound turns need no special case. With more than two
+player moving again) under a depth, node and time budget, with a transposition table and move
+ordering. Values are from the root player's point of view: nodes where the root player is to
+move maximise, the others minimise, so compound turns need no special case. With more than two
 seats this is the "paranoid" search: every rival is assumed to play against the root player.
+
+Two engines run the same search. The compiled one (:mod:`boardlab.ai.search`) is used when
+:func:`~boardlab.ai.search.compiled_search` gives one for the game; the reference one below,
+through the protocol alone, otherwise (or with ``compiled=false``, or for a position the kernel
+cannot hold). Both add their noise at the root only: a seeded jitter per root move, drawn anew
+for each decision, so that a series of games varies while the search below the root keeps its
+cutoffs.
 """
 
 from __future__ import annotations
 
 import random
-import zlib
+from collections.abc import Hashable
 
 from boardlab.ai.base import Bot, Deadline
+from boardlab.core.engine import requested_engine
+from boardlab.core.game import Game
 from boardlab.core.state import State
 
 WIN = 100.0
@@ -21,18 +29,20 @@ WIN = 100.0
 EXACT, LOWER, UPPER = 0, 1, 2
 _CHECK_EVERY = 256
 _TABLE_LIMIT = 400_000
+_OPEN_DEPTH = 63
+"""The depth bound when only a time or node budget is given."""
 
 
 class _Timeout(Exception):
-    """The time budget ran out during a search iteration."""
+    """The time or node budget ran out during a search iteration."""
 
 
 class AlphaBetaBot(Bot):
     """Iterative-deepening alpha-beta with a transposition table; paranoid beyond two seats.
 
-    ``depth`` bounds the search in decisions and ``time`` in seconds; with ``time`` alone the
-    depth is open. ``noise`` adds a seeded jitter (fixed per position) to leaf evaluations so
-    that a series of games varies; the root order is shuffled by the seed as well.
+    ``depth`` bounds the search in decisions, ``nodes`` in nodes visited (reproducible for a
+    seed) and ``time`` in seconds; without ``depth`` the depth is open. ``noise`` adds a jitter
+    of up to ±noise to each root move's value. ``compiled=False`` forces the reference engine.
     """
 
     def __init__(
@@ -42,45 +52,103 @@ class AlphaBetaBot(Bot):
         time: float | None = None,
         noise: float = 0.0,
         spec: str = "alphabeta",
+        nodes: int | None = None,
+        compiled: bool = True,
     ) -> None:
         super().__init__(seed, spec)
         self._rng = random.Random(seed)
-        self._salt = self._rng.getrandbits(32)
-        self._max_depth = depth if depth is not None else 64
+        self._max_depth = depth if depth is not None else _OPEN_DEPTH
         self._time = time
+        self._node_cap = nodes
         self._noise = noise
-        self._table: dict[str, tuple[int, float, int, int]] = {}
+        self._use_compiled = compiled
+        self._table: dict[Hashable, tuple[int, float, int, int]] = {}
         self._history: dict[int, int] = {}
         self._root_player = -1
         self._partial = -1
         self._deadline = Deadline(None)
         self._nodes = 0
         self._last: dict[str, float] = {}
+        # The compiled search of the game last seen (None: that game has none).
+        self._compiled: tuple[Game, object] | None = None
 
     def _search_stats(self) -> dict[str, float]:
-        """Nodes, completed depth and seconds of the last search."""
+        """Nodes, completed depth, value, seconds and engine (1 compiled) of the last search."""
         return dict(self._last)
 
     def _choose(self, state: State) -> int:
-        """The best action found within the depth and time budgets."""
+        """The best action found within the depth, node and time budgets."""
         actions = state.legal_actions()
         if len(actions) == 1:
             self._last = {"nodes": 0.0, "depth": 0.0, "seconds": 0.0}
             return actions[0]
         player = state.current_player
-        if player != self._root_player or len(self._table) > _TABLE_LIMIT:
+        fresh = player != self._root_player
+        self._root_player = player
+        self._deadline = Deadline(self._time)
+        self._rng.shuffle(actions)
+        jitter = [
+            self._rng.uniform(-self._noise, self._noise) if self._noise else 0.0 for _ in actions
+        ]
+        chosen = self._choose_compiled(state, actions, jitter, fresh)
+        if chosen is None:
+            chosen = self._choose_reference(state, actions, jitter, fresh)
+        return chosen
+
+    def _choose_compiled(
+        self, state: State, actions: list[int], jitter: list[float], fresh: bool
+    ) -> int | None:
+        """The compiled search's choice, or None when it cannot search ``state``."""
+        if not self._use_compiled or requested_engine() == "python":
+            return None
+        if self._compiled is None or self._compiled[0] is not state.game:
+            # Imported here: NumPy and Numba come with the compiled engine only.
+            from boardlab.ai.search import compiled_search
+
+            self._compiled = (state.game, compiled_search(state.game))
+            fresh = True
+        search = self._compiled[1]
+        if search is None:
+            return None
+        from boardlab.ai.search import CompiledSearch
+
+        assert isinstance(search, CompiledSearch)
+        if fresh:
+            search.clear()
+        deadline = None if self._time is None else self._deadline.start + self._time
+        try:
+            s = search.kernel.encode(state)
+            result = search.run(s, actions, jitter, self._max_depth, deadline, self._node_cap)
+        except RuntimeError:
+            return None  # the kernel cannot hold this game (e.g. a full repetition history)
+        self._last = {
+            "nodes": float(result.nodes),
+            "depth": float(result.depth),
+            "value": result.value,
+            "seconds": self._deadline.elapsed(),
+            "compiled": 1.0,
+        }
+        return result.best
+
+    # -- the reference engine ------------------------------------------------------------
+
+    def _choose_reference(
+        self, state: State, actions: list[int], jitter: list[float], fresh: bool
+    ) -> int:
+        """Iterative deepening through the protocol alone."""
+        if fresh or len(self._table) > _TABLE_LIMIT:
             self._table.clear()
             self._history.clear()
-            self._root_player = player
-        self._deadline = Deadline(self._time)
         self._nodes = 0
-        self._rng.shuffle(actions)
-        best = actions[0]
+        order = list(zip(actions, jitter, strict=True))
+        best, value = actions[0], 0.0
         completed = 0
         for depth in range(1, self._max_depth + 1):
+            if depth > 1 and self._deadline.passed():
+                break
             self._partial = -1
             try:
-                best = self._root(state, actions, depth)
+                best, value = self._root(state, order, depth)
             except _Timeout:
                 # A move that beat the previous best on the deeper search is still better.
                 if self._partial != -1:
@@ -88,44 +156,52 @@ class AlphaBetaBot(Bot):
                 break
             completed = depth
             # The best move first lets the next iteration cut early.
-            actions.remove(best)
-            actions.insert(0, best)
-            entry = self._table.get(state.position_text())
-            if entry is not None and abs(entry[1]) >= WIN - self._max_depth:
+            index = next(i for i, (action, _) in enumerate(order) if action == best)
+            order.insert(0, order.pop(index))
+            if abs(value) >= WIN / 2:
                 break  # a forced result is known; deeper search cannot change it
         self._last = {
             "nodes": float(self._nodes),
             "depth": float(completed),
+            "value": value,
             "seconds": self._deadline.elapsed(),
+            "compiled": 0.0,
         }
         return best
 
-    def _root(self, state: State, actions: list[int], depth: int) -> int:
-        alpha, beta = -2 * WIN, 2 * WIN
-        best, best_value = actions[0], -2 * WIN
-        for action in actions:
-            value = self._search(state.child(action), depth - 1, alpha, beta, 1)
-            if value > best_value:
-                best, best_value = action, value
+    def _root(self, state: State, order: list[tuple[int, float]], depth: int) -> tuple[int, float]:
+        """The best root move and its value (without its jitter) at ``depth``."""
+        alpha = -2 * WIN
+        best, best_value, raw = order[0][0], -2 * WIN, 0.0
+        for action, jitter in order:
+            # Searching for value + jitter > alpha is searching for value > alpha - jitter.
+            value = self._search(state.child(action), depth - 1, alpha - jitter, 2 * WIN, 1)
+            if value + jitter > best_value:
+                best, best_value, raw = action, value + jitter, value
                 self._partial = action
-            alpha = max(alpha, value)
-        self._table[state.position_text()] = (depth, best_value, EXACT, best)
-        return best
+            alpha = max(alpha, value + jitter)
+        return best, raw
 
     def _search(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
         self._nodes += 1
         if self._nodes % _CHECK_EVERY == 0 and self._deadline.passed():
             raise _Timeout
+        if self._node_cap is not None and self._nodes >= self._node_cap:
+            raise _Timeout
         if state.is_terminal():
             reward = state.returns()[self._root_player]
             return reward * (WIN - ply) if reward else 0.0
         if depth <= 0:
-            return self._evaluate(state)
-        key = state.position_text()
+            return state.heuristic(self._root_player)
+        key = state.search_key()
         entry = self._table.get(key)
         tt_move = -1
         if entry is not None:
             entry_depth, value, flag, tt_move = entry
+            if value > WIN / 2:  # stored relative to the node: wins count from the root
+                value -= ply
+            elif value < -WIN / 2:
+                value += ply
             if entry_depth >= depth and (
                 flag == EXACT
                 or (flag == LOWER and value >= beta)
@@ -166,14 +242,6 @@ class AlphaBetaBot(Bot):
             flag = EXACT
         if alpha >= beta:
             history[best_move] = history.get(best_move, 0) + depth * depth
-        self._table[key] = (depth, best, flag, best_move)
+        stored = best + ply if best > WIN / 2 else (best - ply if best < -WIN / 2 else best)
+        self._table[key] = (depth, stored, flag, best_move)
         return best
-
-    def _evaluate(self, state: State) -> float:
-        value = state.heuristic(self._root_player)
-        if self._noise:
-            # Jitter fixed per position (not per visit) so the table stays consistent.
-            text = state.position_text().encode()
-            jitter = (zlib.crc32(text, self._salt) & 0xFFFF) / 0xFFFF - 0.5
-            value += 2 * self._noise * jitter
-        return value

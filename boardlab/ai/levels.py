@@ -1,8 +1,11 @@
-"""Named strength levels per game, mapped to bot specs with reproducible budgets.
+"""Named strength levels per game, mapped to bot specs with documented costs per decision.
 
-Levels use iteration or depth budgets, so a level plays the same way for a seed, with a time
-cap as a safety margin so that no level makes a user wait. The ladder
-(``boardlab ladder GAME``) measures each level against the one below.
+Each level has a time budget per decision (``time=``, seconds of wall clock) and, below
+``expert``, a node or iteration cap (``nodes=``, ``iters=``) that usually stops it first: such a
+level plays the same way for a seed, and as strongly on either engine (the compiled one only
+gets there sooner). ``expert`` has no cap: it thinks until its budget, so it is stronger on a
+faster machine and with the compiled engine. What a decision costs at each level is in
+docs/bots.md. The ladder (``boardlab ladder GAME``) measures each level against the one below.
 """
 
 from __future__ import annotations
@@ -14,20 +17,22 @@ LEVELS = ("easy", "medium", "hard", "expert")
 
 _DEFAULT_TWO_PLAYER = {
     "easy": "greedy:noise=0.3",
-    "medium": "alphabeta:depth=2,noise=0.05,time=2",
-    "hard": "mcts:iters=400,time=3",
-    "expert": "mcts:iters=1600,time=6",
+    "medium": "alphabeta:nodes=100,time=0.5,noise=0.05",
+    "hard": "alphabeta:nodes=3000,time=1,noise=0.02",
+    "expert": "alphabeta:time=3,noise=0.01",
 }
 _DEFAULT_MULTI_PLAYER = {
     "easy": "greedy:noise=0.3",
-    "medium": "mcts:iters=100,time=2",
-    "hard": "mcts:iters=400,time=3",
-    "expert": "mcts:iters=1600,time=6",
+    "medium": "mcts:iters=100,time=1",
+    "hard": "mcts:iters=400,time=2",
+    "expert": "mcts:time=3",
 }
 
 # Per-game tables, tuned by the ladder; other games use the defaults above. Colosseum Offcuts
 # uses its table at every seat count: with more seats, alpha-beta is the paranoid search, and
-# `depth=2` sees the bot's whole turn, `depth=4` the next seat's turn too.
+# `depth=2` sees the bot's whole turn, `depth=4` the next seat's turn too. Murus Gallicus's
+# levels are by nodes and time (its compiled search came first); the other games' keep their
+# measured depth caps until their compiled evaluations are rated.
 LEVEL_TABLE: dict[str, dict[str, str]] = {
     "carnyx": {
         "easy": "greedy:noise=0.3",
@@ -55,9 +60,9 @@ LEVEL_TABLE: dict[str, dict[str, str]] = {
     },
     "murus-gallicus": {
         "easy": "greedy:noise=0.3",
-        "medium": "alphabeta:depth=2,noise=0.05,time=2",
-        "hard": "alphabeta:depth=3,noise=0.02,time=3",
-        "expert": "alphabeta:depth=4,noise=0.02,time=5",
+        "medium": "alphabeta:nodes=300,time=0.5,noise=0.05",
+        "hard": "alphabeta:nodes=20000,time=1,noise=0.02",
+        "expert": "alphabeta:time=2,noise=0.01",
     },
 }
 

@@ -1,7 +1,8 @@
 """Player specs and the bots they make.
 
 Grammar: ``kind[:key=value[,key=value]]``, e.g. ``human``, ``random``, ``greedy``,
-``alphabeta:depth=4,time=2``, ``mcts:iters=2000,c=1.4``, ``mcts:time=1.0``, ``level:hard``.
+``alphabeta:depth=4,time=2``, ``alphabeta:time=1,nodes=50000``, ``mcts:iters=2000,c=1.4``,
+``mcts:time=1.0``, ``level:hard``.
 A bad spec raises :class:`~boardlab.core.errors.OptionError` naming the allowed kinds or keys.
 """
 
@@ -29,13 +30,25 @@ _KEYS: dict[str, dict[str, str]] = {
     HUMAN: {},
     "random": {},
     "greedy": {"noise": _FLOAT},
-    "alphabeta": {"depth": _INT, "time": _FLOAT, "noise": _FLOAT},
+    "alphabeta": {
+        "depth": _INT,
+        "time": _FLOAT,
+        "noise": _FLOAT,
+        "nodes": _INT,
+        "compiled": _BOOL,
+    },
     "mcts": {"iters": _INT, "time": _FLOAT, "c": _FLOAT, "rollout": _INT, "reuse": _BOOL},
     "level": {},
 }
 KINDS = tuple(_KEYS)
 
-LIMITS: dict[str, float] = {"time": 86400.0, "depth": 1000, "iters": 10**9, "rollout": 10**6}
+LIMITS: dict[str, float] = {
+    "time": 86400.0,
+    "depth": 1000,
+    "iters": 10**9,
+    "rollout": 10**6,
+    "nodes": 10**12,
+}
 """Largest accepted values: beyond them a bot would never answer (or overflow a timer)."""
 
 
@@ -76,7 +89,7 @@ def _parse_value(spec: str, key: str, raw: str, kind: str) -> float | int | bool
         raise OptionError(
             f"bad value {shown(raw, 40)} for {key} in {shown(spec, 60)}; allowed: a {kind}"
         ) from None
-    if value < 0 or (key in ("iters", "depth") and value < 1) or value != value:
+    if value < 0 or (key in ("iters", "depth", "nodes") and value < 1) or value != value:
         raise OptionError(
             f"bad value {shown(raw, 40)} for {key} in {shown(spec, 60)}; it must be positive"
         )
@@ -112,13 +125,16 @@ def _greedy(seed: int | None, params: Params, spec: str) -> Bot:
 
 def _alphabeta(seed: int | None, params: Params, spec: str) -> Bot:
     time = params.get("time")
-    depth = params.get("depth", None if time is not None else 3)
+    nodes = params.get("nodes")
+    depth = params.get("depth", None if time is not None or nodes is not None else 3)
     return AlphaBetaBot(
         seed,
         depth=None if depth is None else int(depth),
         time=None if time is None else float(time),
         noise=float(params.get("noise", 0.0)),
         spec=spec,
+        nodes=None if nodes is None else int(nodes),
+        compiled=bool(params.get("compiled", True)),
     )
 
 

@@ -30,7 +30,7 @@ player SPEC: KIND[:KEY=VALUE[,KEY=VALUE...]]
   human                       a person at this terminal
   random                      uniformly random legal decisions
   greedy[:noise=X]            best immediate evaluation
-  alphabeta[:depth=N,time=S,noise=X]
+  alphabeta[:depth=N,time=S,nodes=N,noise=X,compiled=true|false]
                               alpha-beta search (paranoid with 3+ seats; default depth=3)
   mcts[:iters=N,time=S,c=X,rollout=N,reuse=true|false]
                               Monte Carlo tree search (default iters=1000)

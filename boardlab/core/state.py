@@ -83,6 +83,11 @@ class State(ABC):
     def heuristic(self, player: int) -> float:
         """Evaluation from ``player``'s point of view in [-1, 1], for bots."""
 
+    def search_key(self) -> Hashable:
+        """A key equal exactly for equal position texts, for a search's table; by default the
+        text itself (games whose fields are cheaper to compare than to write override it)."""
+        return self.position_text()
+
     def _repetition_key(self) -> Hashable:
         """What repetition compares; by default the position text (games drop counters)."""
         return self.position_text()

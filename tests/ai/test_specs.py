@@ -43,6 +43,10 @@ def test_specs_make_their_bot(spec: str, cls: type) -> None:
 def test_parse_spec_values() -> None:
     assert parse_spec("mcts:iters=2000,c=1.4") == ("mcts", {"iters": 2000, "c": 1.4})
     assert parse_spec("level:hard") == ("level", "hard")
+    assert parse_spec("alphabeta:nodes=5000,time=1,compiled=false") == (
+        "alphabeta",
+        {"nodes": 5000, "time": 1.0, "compiled": False},
+    )
 
 
 @pytest.mark.parametrize(
@@ -52,6 +56,10 @@ def test_parse_spec_values() -> None:
         ("mcts:depth=3", "mcts takes: iters, time"),
         ("alphabeta:depth=x", "a int"),
         ("alphabeta:depth=0", "positive"),
+        ("alphabeta:nodes=0", "positive"),
+        ("alphabeta:nodes=1e13", "a int"),
+        ("alphabeta:nodes=10000000000000", "at most 1e\\+12"),
+        ("alphabeta:compiled=1", "true or false"),
         ("mcts:time=-1", "positive"),
         ("mcts:iters", "KEY=VALUE"),
         ("mcts:", "KEY=VALUE"),

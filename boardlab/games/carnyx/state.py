@@ -258,6 +258,10 @@ class CarnyxState(State):
             self.marker,
         )
 
+    def search_key(self) -> Hashable:
+        """The repetition key (fields 1-6 of the position text) and the ply (field 7)."""
+        return (self._repetition_key(), self.ply)
+
     # -- notation and text ---------------------------------------------------------------
 
     def action_to_str(self, action: int) -> str:

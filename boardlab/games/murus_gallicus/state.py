@@ -70,6 +70,10 @@ class MurusGallicusState(State):
     def _repetition_key(self) -> Hashable:
         return (*self.bits, self.side)
 
+    def search_key(self) -> Hashable:
+        """The fields of the position text: the four boards, the side to move and the ply."""
+        return (*self.bits, self.side, self.ply)
+
     def _generate(self) -> list[int]:
         """Every legal action id of the side to move (§6), from per-cell tables."""
         board = self.board
