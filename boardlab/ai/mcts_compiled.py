@@ -9,7 +9,6 @@ it has one; otherwise the search pauses, the leaf is decoded and scored by the r
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from types import ModuleType
 
@@ -33,7 +32,7 @@ from boardlab.ai.mcts_template import (
     VISITS,
     no_evaluation,
 )
-from boardlab.core.engine import KERNEL_MODULES, Kernel, KernelArray
+from boardlab.core.engine import Kernel, KernelArray, kernel_evaluation
 from boardlab.core.kernel_drivers import specialised
 from boardlab.core.kernel_random import seeded
 from boardlab.core.state import State
@@ -50,23 +49,11 @@ _BATCH_SECONDS = 0.01
 """Aim of one compiled batch under a time budget: the clock is read between batches."""
 
 
-def evaluation(kernel: Kernel) -> object:
-    """The game's compiled evaluation, else :func:`no_evaluation` (scored from Python)."""
-    name = KERNEL_MODULES[kernel.game.id].rpartition(".")[0] + ".kernel_eval"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as error:
-        if error.name != name:
-            raise
-        return no_evaluation
-    return module.evaluate
-
-
 def drivers(kernel: Kernel) -> ModuleType:
     """The compiled search specialised for ``kernel``'s game."""
     roles = ("legal", "apply", "is_over", "returns", "player", "key")
     functions = {role: getattr(kernel, role) for role in roles}
-    functions["evaluate"] = evaluation(kernel)
+    functions["evaluate"] = kernel_evaluation(kernel.game) or no_evaluation
     return specialised(_TEMPLATE, functions)
 
 

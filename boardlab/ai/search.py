@@ -11,7 +11,6 @@ and orders the root moves (the last iteration's best first). Needs NumPy and Num
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -20,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from boardlab.ai import search_template
-from boardlab.core.engine import KERNEL_MODULES, Kernel, KernelArray, kernel_for
+from boardlab.core.engine import Kernel, KernelArray, kernel_evaluation, kernel_for
 from boardlab.core.game import Game
 from boardlab.core.kernel_drivers import specialised
 
@@ -44,28 +43,12 @@ class SearchResult:
     nodes_by_depth: list[int] = field(default_factory=list)  # nodes of each finished iteration
 
 
-def evaluation_of(game: Game) -> Callable[..., float] | None:
-    """The game's compiled ``evaluate``, or None when it has no ``kernel_eval`` module."""
-    kernel_module = KERNEL_MODULES.get(game.id)
-    if kernel_module is None:
-        return None
-    name = kernel_module.rsplit(".", 1)[0] + ".kernel_eval"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as error:
-        if error.name != name:
-            raise
-        return None
-    evaluate: Callable[..., float] = module.evaluate
-    return evaluate
-
-
 def compiled_search(game: Game, table_bits: int = TABLE_BITS) -> CompiledSearch | None:
     """A compiled search of ``game``, or None when its kernel or evaluation is missing."""
     kernel = kernel_for(game)
     if kernel is None:
         return None
-    evaluate = evaluation_of(game)
+    evaluate = kernel_evaluation(game)
     if evaluate is None:
         return None
     return CompiledSearch(kernel, evaluate, table_bits)

@@ -15,17 +15,19 @@ over: :class:`Decisions` is the one place the lab's and the matches' loops ask.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import cast
 
 from boardlab.ai.base import Bot
 from boardlab.ai.random_bot import RandomBot
-from boardlab.core.engine import KERNEL_MODULES, Kernel, kernel_for, requested_engine
+from boardlab.core.engine import (
+    Kernel,
+    kernel_evaluation,
+    kernel_for,
+    requested_engine,
+)
 from boardlab.core.game import Game
 from boardlab.core.state import State
 
@@ -80,7 +82,7 @@ def play_compiled(
 
     from boardlab.core.kernel_drivers import specialised
 
-    evaluate = compiled_evaluation(game)
+    evaluate = kernel_evaluation(game)
     driver = specialised(
         _TEMPLATE,
         {
@@ -193,24 +195,6 @@ def _kernel(game: Game) -> Kernel | None:
             _KERNELS.clear()
         _KERNELS[key] = kernel_for(game)
     return _KERNELS[key]
-
-
-def compiled_evaluation(game: Game) -> Callable[..., float] | None:
-    """The game's compiled ``evaluate(p, s, seat)`` (equal to ``State.heuristic(seat)``), from
-    its module ``kernel_eval`` beside its kernel; None when the game has none."""
-    return _evaluation(game.id)
-
-
-@cache
-def _evaluation(game_id: str) -> Callable[..., float] | None:
-    kernel_module = KERNEL_MODULES.get(game_id)
-    if kernel_module is None:
-        return None
-    name = kernel_module.rpartition(".")[0] + ".kernel_eval"
-    if importlib.util.find_spec(name) is None:
-        return None
-    evaluate: Callable[..., float] = importlib.import_module(name).evaluate
-    return evaluate
 
 
 class EngineMismatch(RuntimeError):

@@ -21,7 +21,8 @@ from boardlab.core.state import State
 
 pytest.importorskip("numba")
 
-from boardlab.ai.search import WIN, CompiledSearch, compiled_search, evaluation_of
+from boardlab.ai.search import WIN, CompiledSearch, compiled_search
+from boardlab.core.engine import kernel_evaluation
 from tests.ai.test_mcts_compiled import _cycled
 
 
@@ -88,7 +89,7 @@ def test_the_value_is_the_plain_minimax_value(game_id: str, seats: int) -> None:
     """At depths 1 and 2 the table and ordering change the work, not the value (the paranoid
     search with more seats: the rivals all minimise the root player's value)."""
     game = boardlab.make(game_id, **({"players": seats} if seats > 2 else {}))
-    if evaluation_of(game) is None:
+    if kernel_evaluation(game) is None:
         pytest.skip(f"{game_id} has no compiled evaluation")
     search = compiled_search(game)
     assert search is not None

@@ -217,11 +217,11 @@ def test_lab_report_tournament_and_match_are_the_same_on_both_engines(
 def test_evaluations_come_from_the_compiled_evaluation_where_a_game_has_one() -> None:
     """Where a game has ``kernel_eval``, the traced evaluations are the compiled ones; they must
     equal the reference's (the lab test above compares them through the reports)."""
-    from boardlab.analysis.compiled import compiled_evaluation
+    from boardlab.core.engine import kernel_evaluation
 
     for game_id in ON_KERNEL:
         game = _seeded(game_id, 0)
-        evaluate = compiled_evaluation(game)
+        evaluate = kernel_evaluation(game)
         planned = play_compiled(
             game, game.new_initial_state(), [RandomBot(s) for s in range(game.num_players)], True
         )
