@@ -10,13 +10,16 @@ rounds, each playing whole random games for a slice of CPU time:
   :func:`boardlab.rl.pettingzoo_env` wraps, driven by the same AEC loop (``agent_iter``,
   ``last()``, ``step``) with a constant action, so the random pick is counted once (in
   ``game``);
+* ``bookkeeping``: the same loop with ``last(observe=False)``: no observation, no mask;
 * ``pettingzoo``: the full path: :func:`boardlab.rl.pettingzoo_env`, the AEC loop with
   ``last()`` building the observation and the mask of the agent on turn, the policy picking
   from ``env.unwrapped.legal_actions()`` (a scan of the mask would be the policy's cost).
 
 Every figure is microseconds of CPU (``time.process_time``) per step: for each loop the
 **minimum over the rounds** (the round least disturbed by the other jobs of a shared
-machine), and ``own = pettingzoo - game - floor``, the adapter's own cost per step. A step is
+machine), and ``own = pettingzoo - game - floor``, the adapter's own cost per step, split
+into ``bookkeeping - game - floor`` and the observation with its mask (``pettingzoo -
+bookkeeping``). A step is
 one decision (one ``apply_action``); a reset is counted in the loop's time, not as a step.
 Run::
 
@@ -133,8 +136,9 @@ def floor_loop(players: int) -> Loop:
     return one_game
 
 
-def pettingzoo_loop(game_id: str, options: dict[str, Any]) -> Loop:
-    """The AEC loop over the game's PettingZoo environment, observations and masks built."""
+def pettingzoo_loop(game_id: str, options: dict[str, Any], observe: bool = True) -> Loop:
+    """The AEC loop over the game's PettingZoo environment, observations and masks built
+    (or, with ``observe`` false, ``last(observe=False)``: the bookkeeping alone)."""
     env = pettingzoo_env(game_id, **options)
     legal_actions = env.unwrapped.legal_actions
     rng = random.Random(0)
@@ -143,11 +147,11 @@ def pettingzoo_loop(game_id: str, options: dict[str, Any]) -> Loop:
         env.reset()
         steps = 0
         for _ in env.agent_iter():
-            observation, _, terminated, truncated, _ = env.last()
+            observation, _, terminated, truncated, _ = env.last(observe)
             if terminated or truncated:
                 env.step(None)
                 continue
-            assert observation["action_mask"] is not None
+            assert observe is (observation is not None)
             env.step(rng.choice(legal_actions()))
             steps += 1
         return steps
@@ -179,24 +183,30 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per loop")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds")
     args = parser.parse_args()
-    print("| game | game step µs | floor µs | PettingZoo µs | own µs |")
-    print("|---|---:|---:|---:|---:|")
+    print(
+        "| game | game step µs | floor µs | PettingZoo µs | own µs "
+        "| of which bookkeeping | of which observation and mask |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for game_id, options in GAMES:
         players = make(game_id, **options).num_players
         best = measure(
             {
                 "game": game_loop(game_id, options),
                 "floor": floor_loop(players),
+                "bookkeeping": pettingzoo_loop(game_id, options, observe=False),
                 "pettingzoo": pettingzoo_loop(game_id, options),
             },
             args.seconds,
             args.rounds,
         )
         own = best["pettingzoo"] - best["game"] - best["floor"]
+        bookkeeping = best["bookkeeping"] - best["game"] - best["floor"]
         label = game_id + "".join(f" {key}={value}" for key, value in options.items())
         print(
             f"| {label} | {best['game']:.1f} | {best['floor']:.1f} "
-            f"| {best['pettingzoo']:.1f} | {own:+.1f} |",
+            f"| {best['pettingzoo']:.1f} | {own:+.1f} | {bookkeeping:+.1f} "
+            f"| {best['pettingzoo'] - best['bookkeeping']:+.1f} |",
             flush=True,
         )
 

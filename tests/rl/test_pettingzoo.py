@@ -133,3 +133,23 @@ def test_observations_handed_out_stay_as_they_were_after_later_steps() -> None:
         env.observe(env.agent_selection)
     assert np.array_equal(kept["observation"], planes)
     assert np.array_equal(kept["action_mask"], mask)
+
+
+@pytest.mark.parametrize(("game", "options"), CASES, ids=IDS)
+def test_observations_are_the_reference_planes_and_the_legal_mask(
+    game: str, options: dict[str, Any]
+) -> None:
+    env = BoardlabAECEnv(game, **options)
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    while env.agents and not env.terminations[env.agent_selection]:
+        state, agent = env.state_, env.agent_selection
+        for other in env.agents:
+            seat = int(other.removeprefix("player_"))
+            seen = env.observe(other)
+            assert np.array_equal(seen["observation"], env.encoder.reference(state, seat))
+            legal = sorted(state.legal_actions()) if other == agent else []
+            assert np.flatnonzero(seen["action_mask"]).tolist() == legal
+        if any(env.truncations.values()):
+            break
+        env.step(int(rng.choice(env.legal_actions())))
