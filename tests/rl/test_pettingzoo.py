@@ -113,3 +113,43 @@ def test_render_modes_draw_the_position() -> None:
     assert picture.startswith("<svg")
     with pytest.raises(ValueError, match="render_mode"):
         pettingzoo_env("carnyx", render_mode="rgb_array")
+
+
+def test_observations_handed_out_stay_as_they_were_after_later_steps() -> None:
+    # Callers may keep an observation (replay buffers): later steps must not rewrite it. The
+    # mask of an agent off turn is one shared all-zeros array, read-only so no caller can
+    # change what the others see.
+    env = BoardlabAECEnv("murus-gallicus")
+    env.reset(seed=2)
+    kept = env.observe("player_0")
+    planes, mask = kept["observation"].copy(), kept["action_mask"].copy()
+    off_turn = env.observe("player_1")["action_mask"]
+    assert not off_turn.any()
+    with pytest.raises(ValueError, match="read-only"):
+        off_turn[0] = 1
+    rng = np.random.default_rng(2)
+    for _ in range(6):
+        env.step(int(rng.choice(env.legal_actions())))
+        env.observe(env.agent_selection)
+    assert np.array_equal(kept["observation"], planes)
+    assert np.array_equal(kept["action_mask"], mask)
+
+
+@pytest.mark.parametrize(("game", "options"), CASES, ids=IDS)
+def test_observations_are_the_reference_planes_and_the_legal_mask(
+    game: str, options: dict[str, Any]
+) -> None:
+    env = BoardlabAECEnv(game, **options)
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    while env.agents and not env.terminations[env.agent_selection]:
+        state, agent = env.state_, env.agent_selection
+        for other in env.agents:
+            seat = int(other.removeprefix("player_"))
+            seen = env.observe(other)
+            assert np.array_equal(seen["observation"], env.encoder.reference(state, seat))
+            legal = sorted(state.legal_actions()) if other == agent else []
+            assert np.flatnonzero(seen["action_mask"]).tolist() == legal
+        if any(env.truncations.values()):
+            break
+        env.step(int(rng.choice(env.legal_actions())))

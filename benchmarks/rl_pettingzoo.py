@@ -1,0 +1,215 @@
+"""The PettingZoo adapter's own cost per step: full path minus the game's step minus the floor.
+
+For every game (and Colosseum at 2 to 5 seats), three loops run interleaved in ``--rounds``
+rounds, each playing whole random games for a slice of CPU time:
+
+* ``game``: the game's own step, the least any adapter pays: ``state.legal_actions()``, a
+  random pick, ``state.apply_action`` until ``state.is_terminal()`` (reference rules);
+* ``floor``: PettingZoo's wrapper floor: a trivial AEC environment with the same number of
+  agents (constant observation, no rules) wrapped by ``OrderEnforcingWrapper`` as
+  :func:`boardlab.rl.pettingzoo_env` wraps, driven by the same AEC loop (``agent_iter``,
+  ``last()``, ``step``) with a constant action, so the random pick is counted once (in
+  ``game``);
+* ``bookkeeping``: the same loop with ``last(observe=False)``: no observation, no mask;
+* ``pettingzoo``: the full path: :func:`boardlab.rl.pettingzoo_env`, the AEC loop with
+  ``last()`` building the observation and the mask of the agent on turn, the policy picking
+  from ``env.unwrapped.legal_actions()`` (a scan of the mask would be the policy's cost).
+
+Every figure is microseconds of CPU (``time.process_time``) per step: for each loop the
+**minimum over the rounds** (the round least disturbed by the other jobs of a shared
+machine), and ``own = pettingzoo - game - floor``, the adapter's own cost per step, split
+into ``bookkeeping - game - floor`` and the observation with its mask (``pettingzoo -
+bookkeeping``). A step is
+one decision (one ``apply_action``); a reset is counted in the loop's time, not as a step.
+Run::
+
+    python benchmarks/rl_pettingzoo.py --seconds 2 --rounds 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from boardlab.core.registry import make
+from boardlab.rl import pettingzoo_env
+
+GAMES: list[tuple[str, dict[str, Any]]] = [
+    ("carnyx", {}),
+    ("murus-gallicus", {}),
+    ("colosseum-offcuts", {}),
+    ("colosseum-offcuts", {"players": 3}),
+    ("colosseum-offcuts", {"players": 4}),
+    ("colosseum-offcuts", {"players": 5}),
+    ("anacund", {}),
+    ("cyvasse", {}),
+]
+
+Loop = Callable[[], int]
+"""Plays one game, returns its number of steps."""
+
+
+def game_loop(game_id: str, options: dict[str, Any]) -> Loop:
+    """Random games through the reference rules alone."""
+    game = make(game_id, **options)
+    rng = random.Random(0)
+
+    def one_game() -> int:
+        state = game.new_initial_state()
+        steps = 0
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            steps += 1
+        return steps
+
+    return one_game
+
+
+class TrivialEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
+    """``players`` agents take turns for LENGTH steps with a constant observation."""
+
+    metadata: dict[str, Any] = {"name": "trivial_v0", "is_parallelizable": False}  # noqa: RUF012
+    LENGTH = 100
+
+    def __init__(self, players: int) -> None:
+        super().__init__()
+        self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self.observation = {
+            "observation": np.zeros((2, 3, 3), np.float32),
+            "action_mask": np.ones(4, np.int8),
+        }
+        space = gymnasium.spaces.Box(0.0, 1.0, (2, 3, 3), np.float32)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, gymnasium.spaces.Discrete(4))
+        self.played = 0
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game of LENGTH steps."""
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.agents[0]
+        self.played = 0
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """The same observation every time."""
+        return self.observation
+
+    def step(self, action: int | None) -> None:
+        """Pass the turn; end the game after LENGTH steps."""
+        if self.terminations[self.agent_selection]:
+            self._was_dead_step(action)
+            return
+        self.played += 1
+        if self.played == self.LENGTH:
+            self.terminations = dict.fromkeys(self.agents, True)
+        self.agent_selection = self.agents[self.played % len(self.agents)]
+
+
+def floor_loop(players: int) -> Loop:
+    """The AEC loop over the wrapped trivial environment, always playing action 0."""
+    env = wrappers.OrderEnforcingWrapper(TrivialEnv(players))
+
+    def one_game() -> int:
+        env.reset()
+        steps = 0
+        for _ in env.agent_iter():
+            _, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(0)
+            steps += 1
+        return steps
+
+    return one_game
+
+
+def pettingzoo_loop(game_id: str, options: dict[str, Any], observe: bool = True) -> Loop:
+    """The AEC loop over the game's PettingZoo environment, observations and masks built
+    (or, with ``observe`` false, ``last(observe=False)``: the bookkeeping alone)."""
+    env = pettingzoo_env(game_id, **options)
+    legal_actions = env.unwrapped.legal_actions
+    rng = random.Random(0)
+
+    def one_game() -> int:
+        env.reset()
+        steps = 0
+        for _ in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last(observe)
+            if terminated or truncated:
+                env.step(None)
+                continue
+            assert observe is (observation is not None)
+            env.step(rng.choice(legal_actions()))
+            steps += 1
+        return steps
+
+    return one_game
+
+
+def per_step(loop: Loop, seconds: float) -> float:
+    """CPU microseconds per step of whole games of ``loop`` played for about ``seconds``."""
+    steps = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        steps += loop()
+    return (time.process_time() - start) * 1e6 / steps
+
+
+def measure(loops: dict[str, Loop], seconds: float, rounds: int) -> dict[str, float]:
+    """The least microseconds per step of each loop over ``rounds`` interleaved rounds."""
+    best = dict.fromkeys(loops, float("inf"))
+    for _ in range(rounds):
+        for name, loop in loops.items():
+            best[name] = min(best[name], per_step(loop, seconds / rounds))
+    return best
+
+
+def main() -> None:
+    """Print one Markdown table row per game."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per loop")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds")
+    args = parser.parse_args()
+    print(
+        "| game | game step µs | floor µs | PettingZoo µs | own µs "
+        "| of which bookkeeping | of which observation and mask |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for game_id, options in GAMES:
+        players = make(game_id, **options).num_players
+        best = measure(
+            {
+                "game": game_loop(game_id, options),
+                "floor": floor_loop(players),
+                "bookkeeping": pettingzoo_loop(game_id, options, observe=False),
+                "pettingzoo": pettingzoo_loop(game_id, options),
+            },
+            args.seconds,
+            args.rounds,
+        )
+        own = best["pettingzoo"] - best["game"] - best["floor"]
+        bookkeeping = best["bookkeeping"] - best["game"] - best["floor"]
+        label = game_id + "".join(f" {key}={value}" for key, value in options.items())
+        print(
+            f"| {label} | {best['game']:.1f} | {best['floor']:.1f} "
+            f"| {best['pettingzoo']:.1f} | {own:+.1f} | {bookkeeping:+.1f} "
+            f"| {best['pettingzoo'] - best['bookkeeping']:+.1f} |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
