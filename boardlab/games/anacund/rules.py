@@ -34,17 +34,6 @@ def legal_actions(squares: bytearray, layout: Layout, groups: tuple[int, ...]) -
     return actions
 
 
-def is_legal(
-    squares: bytearray, layout: Layout, groups: tuple[int, ...], size: int, index: int
-) -> bool:
-    """Whether placing from a group of ``size`` on square ``index`` is legal (spec §6)."""
-    if size not in groups or squares[index] != FREE:
-        return False
-    if layout.value_of[index] == size:
-        return True
-    return all(squares[i] != FREE for i in layout.by_value[size])
-
-
 def place(
     squares: bytearray, index: int, seat: int, nxt: tuple[int, ...], prv: tuple[int, ...]
 ) -> list[int]:
