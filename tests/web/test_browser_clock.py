@@ -127,6 +127,23 @@ def test_a_draw_offer_is_shown_to_both_and_accepted_in_the_other_page(
         expect(page.locator("#offer")).to_be_hidden()
 
 
+def test_a_declined_draw_offer_is_not_offered_again_before_a_move(
+    players: Players, shared_server: Server
+) -> None:
+    match_id, romans, gauls = players
+    play(shared_server, match_id, romans, "d1-d3")
+    wait_for(gauls, "() => Number(document.body.dataset.ply) === 1")
+    romans.locator("#offer-draw").click()
+    gauls.locator("#offer").get_by_role("button", name="Decline").click()
+    expect(romans.locator("#offer")).to_be_hidden(timeout=WAIT_MS)
+    # The server would refuse the same offer before the next move: the button is gone; the
+    # other side may still offer.
+    expect(romans.locator("#offer-draw")).to_be_hidden()
+    expect(gauls.locator("#offer-draw")).to_be_visible()
+    play(shared_server, match_id, gauls, "a7-a5")
+    expect(romans.locator("#offer-draw")).to_be_visible(timeout=WAIT_MS)
+
+
 def test_a_takeback_request_declined_then_accepted(players: Players, shared_server: Server) -> None:
     match_id, romans, gauls = players
     play(shared_server, match_id, romans, "d1-d3")
