@@ -1,0 +1,115 @@
+"""Walk through every game's page as a lichess player would, and take the screenshots of the
+lobby and of the game pages with clocks for docs/web-pages.md.
+
+Starts ``boardlab serve`` on 127.0.0.1 with a temporary store; for each of the five games a
+two-player match with a 10+5 clock, some random turns in, held by this browser, photographed at
+1280x860 and at 390x844 (``/tmp/boardlab-walk/`` for looking at, the chosen ones in
+``docs/pictures/``); then the lobby with its own games. Run from the repository root::
+
+    PYTHONPATH=. .venv/bin/python docs/pictures/web_walk.py
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import Browser, ViewportSize, sync_playwright
+
+import boardlab
+from boardlab.ai.players import make_bot
+from boardlab.core.registry import game_ids
+from tests.chromium import launch
+from tests.web.browser_play import open_match
+from tests.web.conftest import Server, start_server
+from tests.web.test_browser_axe import OPTIONS
+
+HERE = Path(__file__).resolve().parent
+WALK = Path("/tmp/boardlab-walk")
+LAPTOP: ViewportSize = {"width": 1280, "height": 860}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+TURNS = 9
+KEPT = {"murus-gallicus": "web-phone-clock"}
+"""The phone pictures kept in docs/pictures, by game."""
+
+
+def started(server: Server, game: str) -> tuple[str, list[str]]:
+    """A match of two human seats with a 10+5 clock, ``TURNS`` random turns in."""
+    options = OPTIONS.get(game, {})
+    status, created = server.post(
+        "/api/matches",
+        {
+            "game": game,
+            "options": options,
+            "seats": [{"kind": "human"}, {"kind": "human"}],
+            "clock": {"base": 600, "increment": 5},
+        },
+    )
+    assert status == 201, created
+    tokens = [seat["token"] for seat in created["seats"]]
+    state = boardlab.make(game, **options).new_initial_state()
+    bot = make_bot("random", state.game, 1)
+    assert bot is not None
+    steps: list[str] = []
+    ply = 0
+    while ply < TURNS and not state.is_terminal():
+        seat = state.current_player
+        action = bot.choose(state)
+        steps.append(state.action_to_str(action))
+        state.apply_action(action)
+        if state.turn_start or state.is_terminal():
+            body = {"seat": seat, "ply": ply, "turn": "+".join(steps)}
+            answer = server.post(f"/api/matches/{created['id']}/turn", body, tokens[seat])
+            assert answer[0] == 200, answer
+            steps, ply = [], ply + 1
+    return str(created["id"]), tokens
+
+
+def walk(browser: Browser, server: Server) -> None:
+    WALK.mkdir(exist_ok=True)
+    held: dict[str, dict[str, str]] = {}
+    for game in game_ids():
+        match, tokens = started(server, game)
+        held[match] = {"0": tokens[0], "1": tokens[1]}
+        for label, size in (("laptop", LAPTOP), ("phone", PHONE)):
+            context = browser.new_context(viewport=size)
+            page = open_match(context, server, match, {0: tokens[0], 1: tokens[1]})
+            page.wait_for_timeout(500)
+            page.screenshot(path=str(WALK / f"{game}-{label}.png"))
+            if label == "phone" and game in KEPT:
+                page.screenshot(path=str(HERE / f"{KEPT[game]}.png"))
+                print(f"wrote docs/pictures/{KEPT[game]}.png")
+            context.close()
+    # The lobby of the browser that holds these seats (one game finished by a resignation).
+    finished = next(iter(held))
+    answer = server.post(f"/api/matches/{finished}/resign", {"seat": 0}, held[finished]["0"])
+    assert answer[0] == 200, answer
+    context = browser.new_context(viewport=LAPTOP)
+    page = context.new_page()
+    page.goto(f"{server.url}static/favicon.svg")
+    for match, seats in held.items():
+        page.evaluate(
+            "([key, tokens]) => localStorage.setItem(key, JSON.stringify(tokens))",
+            [f"boardlab:match:{match}", seats],
+        )
+    page.goto(server.url)
+    page.wait_for_selector("#mine-list tr")
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(HERE / "web-lobby.png"))
+    print("wrote docs/pictures/web-lobby.png")
+    context.close()
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
+        server = start_server(Path(folder) / "boardlab.sqlite3")
+        browser = launch(playwright)
+        try:
+            walk(browser, server)
+        finally:
+            browser.close()
+            server.stop()
+
+
+if __name__ == "__main__":
+    main()
