@@ -4,14 +4,17 @@ lobby and of the game pages with clocks for docs/web-pages.md.
 Starts ``boardlab serve`` on 127.0.0.1 with a temporary store; for each of the five games a
 two-player match with a 10+5 clock, some random turns in, held by this browser, photographed at
 1280x860 and at 390x844 (``/tmp/boardlab-walk/`` for looking at, the chosen ones in
-``docs/pictures/``); then the lobby with its own games. Run from the repository root::
+``docs/pictures/``); then the lobby with its own games (laptop and phone). Run from the
+repository root::
 
     PYTHONPATH=. .venv/bin/python docs/pictures/web_walk.py
 """
 
 from __future__ import annotations
 
+import sqlite3
 import tempfile
+from contextlib import closing
 from pathlib import Path
 
 from playwright.sync_api import Browser, ViewportSize, sync_playwright
@@ -20,9 +23,10 @@ import boardlab
 from boardlab.ai.players import make_bot
 from boardlab.core.registry import game_ids
 from tests.chromium import launch
-from tests.web.browser_play import open_match
+from tests.web.browser_play import create_match, open_match
 from tests.web.conftest import Server, start_server
 from tests.web.test_browser_axe import OPTIONS
+from tests.web.test_browser_mine import LONG_AGO
 
 HERE = Path(__file__).resolve().parent
 WALK = Path("/tmp/boardlab-walk")
@@ -67,10 +71,8 @@ def started(server: Server, game: str) -> tuple[str, list[str]]:
 
 def walk(browser: Browser, server: Server) -> None:
     WALK.mkdir(exist_ok=True)
-    held: dict[str, dict[str, str]] = {}
     for game in game_ids():
         match, tokens = started(server, game)
-        held[match] = {"0": tokens[0], "1": tokens[1]}
         for label, size in (("laptop", LAPTOP), ("phone", PHONE)):
             context = browser.new_context(viewport=size)
             page = open_match(context, server, match, {0: tokens[0], 1: tokens[1]})
@@ -80,24 +82,45 @@ def walk(browser: Browser, server: Server) -> None:
                 page.screenshot(path=str(HERE / f"{KEPT[game]}.png"))
                 print(f"wrote docs/pictures/{KEPT[game]}.png")
             context.close()
-    # The lobby of the browser that holds these seats (one game finished by a resignation).
-    finished = next(iter(held))
-    answer = server.post(f"/api/matches/{finished}/resign", {"seat": 0}, held[finished]["0"])
+
+
+def lobby(browser: Browser, server: Server) -> None:
+    """The lobby of a browser holding one seat in each of four matches: its turn, the other
+    side's, one abandoned (its stored date moved back) and one finished."""
+    mine = create_match(server, "murus-gallicus", [{"kind": "human"}, {"kind": "invite"}])
+    theirs = create_match(server, "cyvasse", [{"kind": "invite"}, {"kind": "human"}])
+    idle = create_match(server, "anacund", [{"kind": "human"}, {"kind": "invite"}])
+    done = create_match(server, "carnyx", [{"kind": "human"}, {"kind": "invite"}])
+    token = done["seats"][0]["token"]
+    answer = server.post(f"/api/matches/{done['id']}/resign", {"seat": 0}, token)
     assert answer[0] == 200, answer
-    context = browser.new_context(viewport=LAPTOP)
-    page = context.new_page()
-    page.goto(f"{server.url}static/favicon.svg")
-    for match, seats in held.items():
-        page.evaluate(
-            "([key, tokens]) => localStorage.setItem(key, JSON.stringify(tokens))",
-            [f"boardlab:match:{match}", seats],
-        )
-    page.goto(server.url)
-    page.wait_for_selector("#mine-list tr")
-    page.wait_for_timeout(500)
-    page.screenshot(path=str(HERE / "web-lobby.png"))
-    print("wrote docs/pictures/web-lobby.png")
-    context.close()
+    with closing(sqlite3.connect(server.db)) as db, db:
+        db.execute("UPDATE matches SET updated = ? WHERE id = ?", (LONG_AGO, idle["id"]))
+    held = {
+        created["id"]: {str(seat): created["seats"][seat]["token"]}
+        for created, seat in ((mine, 0), (theirs, 1), (idle, 0), (done, 0))
+    }
+    for name, size in (("web-lobby", LAPTOP), ("web-phone-lobby-mine", PHONE)):
+        context = browser.new_context(viewport=size)
+        page = context.new_page()
+        page.goto(f"{server.url}static/favicon.svg")
+        for match, seats in held.items():
+            page.evaluate(
+                "([key, tokens]) => localStorage.setItem(key, JSON.stringify(tokens))",
+                [f"boardlab:match:{match}", seats],
+            )
+        page.goto(server.url)
+        page.wait_for_selector("#mine-list tr")
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(HERE / f"{name}.png"))
+        print(f"wrote docs/pictures/{name}.png")
+        if size is LAPTOP:
+            page.screenshot(
+                path=str(HERE / "web-lobby-mine.png"),
+                clip={"x": 0, "y": 0, "width": 1280, "height": 360},
+            )
+            print("wrote docs/pictures/web-lobby-mine.png")
+        context.close()
 
 
 def main() -> None:
@@ -106,6 +129,7 @@ def main() -> None:
         browser = launch(playwright)
         try:
             walk(browser, server)
+            lobby(browser, server)
         finally:
             browser.close()
             server.stop()
