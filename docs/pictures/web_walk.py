@@ -3,7 +3,7 @@ lobby and of the game pages with clocks for docs/web-pages.md.
 
 Starts ``boardlab serve`` on 127.0.0.1 with a temporary store; for each of the five games a
 two-player match with a 10+5 clock, some random turns in, held by this browser, photographed at
-1280x860 and at 390x844 (``/tmp/boardlab-walk/`` for looking at, the chosen ones in
+1280x860 and at 390x844 (``/tmp/boardlab-walk/`` for looking at, the phone ones also in
 ``docs/pictures/``); then the lobby with its own games (laptop and phone). Run from the
 repository root::
 
@@ -33,8 +33,6 @@ WALK = Path("/tmp/boardlab-walk")
 LAPTOP: ViewportSize = {"width": 1280, "height": 860}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 TURNS = 9
-KEPT = {"murus-gallicus": "web-phone-clock"}
-"""The phone pictures kept in docs/pictures, by game."""
 
 
 def started(server: Server, game: str) -> tuple[str, list[str]]:
@@ -78,9 +76,9 @@ def walk(browser: Browser, server: Server) -> None:
             page = open_match(context, server, match, {0: tokens[0], 1: tokens[1]})
             page.wait_for_timeout(500)
             page.screenshot(path=str(WALK / f"{game}-{label}.png"))
-            if label == "phone" and game in KEPT:
-                page.screenshot(path=str(HERE / f"{KEPT[game]}.png"))
-                print(f"wrote docs/pictures/{KEPT[game]}.png")
+            if label == "phone":
+                page.screenshot(path=str(HERE / f"web-phone-{game}.png"))
+                print(f"wrote docs/pictures/web-phone-{game}.png")
             context.close()
 
 
