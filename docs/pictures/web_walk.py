@@ -33,10 +33,13 @@ WALK = Path("/tmp/boardlab-walk")
 LAPTOP: ViewportSize = {"width": 1280, "height": 860}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 TURNS = 9
+CLOCK = {"base": 600, "increment": 5}
 
 
-def started(server: Server, game: str) -> tuple[str, list[str]]:
-    """A match of two human seats with a 10+5 clock, ``TURNS`` random turns in."""
+def started(
+    server: Server, game: str, clock: dict[str, int] | None = CLOCK
+) -> tuple[str, list[str]]:
+    """A match of two human seats (a 10+5 clock unless told), ``TURNS`` random turns in."""
     options = OPTIONS.get(game, {})
     status, created = server.post(
         "/api/matches",
@@ -44,7 +47,7 @@ def started(server: Server, game: str) -> tuple[str, list[str]]:
             "game": game,
             "options": options,
             "seats": [{"kind": "human"}, {"kind": "human"}],
-            "clock": {"base": 600, "increment": 5},
+            "clock": clock,
         },
     )
     assert status == 201, created
@@ -80,6 +83,21 @@ def walk(browser: Browser, server: Server) -> None:
                 page.screenshot(path=str(HERE / f"web-phone-{game}.png"))
                 print(f"wrote docs/pictures/web-phone-{game}.png")
             context.close()
+
+
+def game_over(browser: Browser, server: Server) -> None:
+    """A hot-seat Murus Gallicus game ended by a resignation, at laptop and phone size."""
+    match, tokens = started(server, "murus-gallicus", None)
+    answer = server.post(f"/api/matches/{match}/resign", {"seat": 0}, tokens[0])
+    assert answer[0] == 200, answer
+    for name, size in (("web-game-over", LAPTOP), ("web-phone-game-over", PHONE)):
+        context = browser.new_context(viewport=size)
+        page = open_match(context, server, match, {0: tokens[0], 1: tokens[1]})
+        page.wait_for_selector("#banner:not([hidden])")
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(HERE / f"{name}.png"))
+        print(f"wrote docs/pictures/{name}.png")
+        context.close()
 
 
 def lobby(browser: Browser, server: Server) -> None:
@@ -127,6 +145,7 @@ def main() -> None:
         browser = launch(playwright)
         try:
             walk(browser, server)
+            game_over(browser, server)
             lobby(browser, server)
         finally:
             browser.close()
