@@ -23,7 +23,7 @@ import boardlab
 from boardlab.ai.players import make_bot
 from boardlab.core.registry import game_ids
 from tests.chromium import launch
-from tests.web.browser_play import create_match, open_match
+from tests.web.browser_play import create_match, open_link, open_match
 from tests.web.conftest import Server, start_server
 from tests.web.test_browser_axe import OPTIONS
 from tests.web.test_browser_mine import LONG_AGO
@@ -100,6 +100,33 @@ def game_over(browser: Browser, server: Server) -> None:
         context.close()
 
 
+def friend_and_spectator(browser: Browser, server: Server) -> None:
+    """A friend's page opened from the invite link, and a spectator of a Carnyx match."""
+    status, created = server.post(
+        "/api/matches",
+        {"game": "murus-gallicus", "seats": [{"kind": "human"}, {"kind": "invite"}]},
+    )
+    assert status == 201, created
+    token = created["seats"][0]["token"]
+    answer = server.post(
+        f"/api/matches/{created['id']}/turn", {"seat": 0, "ply": 0, "turn": "d1-d3"}, token
+    )
+    assert answer[0] == 200, answer
+    context = browser.new_context(viewport=LAPTOP)
+    page = open_link(context, server, created["seats"][1]["link"])
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(HERE / "web-invite-friend.png"))
+    print("wrote docs/pictures/web-invite-friend.png")
+    context.close()
+    match, _ = started(server, "carnyx", None)
+    context = browser.new_context(viewport=LAPTOP)
+    page = open_match(context, server, match)
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(HERE / "web-spectator.png"))
+    print("wrote docs/pictures/web-spectator.png")
+    context.close()
+
+
 def lobby(browser: Browser, server: Server) -> None:
     """The lobby of a browser holding one seat in each of four matches: its turn, the other
     side's, one abandoned (its stored date moved back) and one finished."""
@@ -146,6 +173,7 @@ def main() -> None:
         try:
             walk(browser, server)
             game_over(browser, server)
+            friend_and_spectator(browser, server)
             lobby(browser, server)
         finally:
             browser.close()
