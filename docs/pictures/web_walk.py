@@ -26,7 +26,7 @@ from tests.chromium import launch
 from tests.web.browser_play import create_match, open_link, open_match
 from tests.web.conftest import Server, start_server
 from tests.web.test_browser_axe import OPTIONS
-from tests.web.test_browser_mine import LONG_AGO
+from tests.web.test_browser_mine import LONG_AGO, hold
 
 HERE = Path(__file__).resolve().parent
 WALK = Path("/tmp/boardlab-walk")
@@ -146,12 +146,7 @@ def lobby(browser: Browser, server: Server) -> None:
     for name, size in (("web-lobby", LAPTOP), ("web-phone-lobby-mine", PHONE)):
         context = browser.new_context(viewport=size)
         page = context.new_page()
-        page.goto(f"{server.url}static/favicon.svg")
-        for match, seats in held.items():
-            page.evaluate(
-                "([key, tokens]) => localStorage.setItem(key, JSON.stringify(tokens))",
-                [f"boardlab:match:{match}", seats],
-            )
+        hold(page, server, held)
         page.goto(server.url)
         page.wait_for_selector("#mine-list tr")
         page.wait_for_timeout(500)
