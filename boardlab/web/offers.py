@@ -93,6 +93,22 @@ def check_offer(session: MatchSession, seat: int, held: frozenset[int], kind: st
     return Event("offer", seat, kind)
 
 
+def allowed_offers(session: MatchSession, held: frozenset[int]) -> list[str]:
+    """The kinds of offer the holder of ``held`` may make now (what ``check_offer`` accepts),
+    so the page shows only the buttons the server would not refuse."""
+    if len(held) != 1:
+        return []
+    (seat,) = held
+    allowed = []
+    for kind in OFFER_KINDS:
+        try:
+            check_offer(session, seat, held, kind)
+        except ApiError:
+            continue
+        allowed.append(kind)
+    return allowed
+
+
 def check_answer(
     session: MatchSession, seat: int, held: frozenset[int], kind: str, ply: int, accept: bool
 ) -> Event:

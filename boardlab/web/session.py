@@ -26,7 +26,7 @@ from boardlab.render.palette import seat_colour
 from boardlab.render.svg import render_svg
 from boardlab.web.clock import Clocks, TimeControl, moment
 from boardlab.web.errors import ApiError
-from boardlab.web.offers import Offers
+from boardlab.web.offers import Offers, allowed_offers
 from boardlab.web.store import Event, MatchConfig, StoredMatch, Summary
 
 VIEW_CACHE_SIZE = 16
@@ -429,6 +429,7 @@ class MatchSession:
             "legal": self.legal(self.state) if acting else [],
             "presets": self._presets() if acting else [],
             "you": sorted(held),
+            "may_offer": allowed_offers(self, held),
         }
 
     def legal(self, state: State) -> list[dict[str, Any]]:

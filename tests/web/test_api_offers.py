@@ -61,14 +61,19 @@ def test_a_draw_offer_accepted_ends_the_game_as_an_agreed_draw(
 
 def test_a_declined_offer_is_gone_and_not_made_again_before_a_move(shared_server: Server) -> None:
     match, romans, gauls = started(shared_server)
+    assert shared_server.get(f"/api/matches/{match}", gauls)[1]["may_offer"] == ["draw"]
     assert post(shared_server, match, "offer", gauls, seat=1, kind="draw")[0] == 200
     status, view = post(shared_server, match, "decline", romans, seat=0, kind="draw", ply=0)
     assert status == 200 and view["offer"] is None and view["status"] == "active"
     before = seen(shared_server, match, [romans, gauls])
+    # The view says what may be offered: the Gauls not the draw again, the Romans still can;
+    # a spectator nothing.
+    assert [view["may_offer"] for view in before] == [["draw"], [], []]
     status, answer = post(shared_server, match, "offer", gauls, seat=1, kind="draw")
     assert status == 409 and "declined" in answer["error"]
     assert seen(shared_server, match, [romans, gauls]) == before
     assert turn(shared_server, match, romans, 0, 0, "d1-d3")[0] == 200
+    assert shared_server.get(f"/api/matches/{match}", gauls)[1]["may_offer"] == ["draw"]
     assert post(shared_server, match, "offer", gauls, seat=1, kind="draw")[0] == 200
 
 

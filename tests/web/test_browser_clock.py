@@ -127,6 +127,23 @@ def test_a_draw_offer_is_shown_to_both_and_accepted_in_the_other_page(
         expect(page.locator("#offer")).to_be_hidden()
 
 
+def test_a_declined_draw_offer_is_not_offered_again_before_a_move(
+    players: Players, shared_server: Server
+) -> None:
+    match_id, romans, gauls = players
+    play(shared_server, match_id, romans, "d1-d3")
+    wait_for(gauls, "() => Number(document.body.dataset.ply) === 1")
+    romans.locator("#offer-draw").click()
+    gauls.locator("#offer").get_by_role("button", name="Decline").click()
+    expect(romans.locator("#offer")).to_be_hidden(timeout=WAIT_MS)
+    # The server would refuse the same offer before the next move: the button is gone; the
+    # other side may still offer.
+    expect(romans.locator("#offer-draw")).to_be_hidden()
+    expect(gauls.locator("#offer-draw")).to_be_visible()
+    play(shared_server, match_id, gauls, "a7-a5")
+    expect(romans.locator("#offer-draw")).to_be_visible(timeout=WAIT_MS)
+
+
 def test_a_takeback_request_declined_then_accepted(players: Players, shared_server: Server) -> None:
     match_id, romans, gauls = players
     play(shared_server, match_id, romans, "d1-d3")
@@ -226,3 +243,54 @@ def test_running_clocks_and_a_waiting_offer_have_no_serious_violation(
         assert violations(page) == []
     finally:
         context.close()
+
+
+def test_on_a_phone_the_clocks_are_in_view_above_the_board(
+    browser: Browser, shared_server: Server
+) -> None:
+    status, created = shared_server.post(
+        "/api/matches",
+        {
+            "game": "murus-gallicus",
+            "seats": [{"kind": "human"}, {"kind": "invite"}],
+            "clock": {"base": 180, "increment": 2},
+        },
+    )
+    assert status == 201
+    match_id, tokens = created["id"], [seat["token"] for seat in created["seats"]]
+    for done, text in enumerate(["d1-d3", "a7-a5"]):
+        body = {"seat": done % 2, "ply": done, "turn": text}
+        answer = shared_server.post(f"/api/matches/{match_id}/turn", body, tokens[done % 2])
+        assert answer[0] == 200
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    laptop = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = open_match(phone, shared_server, match_id, {1: tokens[1]})
+        strip = page.locator("#clock-strip .strip-clock")
+        expect(strip).to_have_count(2)
+        expect(strip.nth(1)).to_contain_text("Gauls (you)")
+        expect(strip.nth(0)).to_have_class("strip-clock running")
+        board_top = page.locator("#board").bounding_box()
+        assert board_top is not None
+        # Both clocks are on screen as the page opens, above the board, without scrolling.
+        for seat in (0, 1):
+            box = strip.nth(seat).bounding_box()
+            assert box is not None
+            assert box["y"] >= 0 and box["y"] + box["height"] <= board_top["y"]
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+        assert strip.nth(1).locator(".clock-time").inner_text() == clock_of(page, 1) == "3:00"
+        assert violations(page) == []
+        # Not this browser's turn, so no cell takes the focus: the zoomed board's box does, and
+        # its arrow keys scroll it (rather than step through the moves).
+        page.locator("#board").focus()
+        before = page.eval_on_selector("#board", "board => board.scrollLeft")
+        page.keyboard.press("ArrowRight")
+        wait_for(page, "n => document.querySelector('#board').scrollLeft > n", before)
+        assert page.locator("#review").is_hidden()
+        # On a laptop the panel beside the board holds the clocks; the strip is not shown.
+        wide = open_match(laptop, shared_server, match_id, {1: tokens[1]})
+        expect(wide.locator('.clock[data-seat="0"]')).to_be_visible()
+        expect(wide.locator("#clock-strip")).to_be_hidden()
+    finally:
+        phone.close()
+        laptop.close()

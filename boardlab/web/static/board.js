@@ -70,6 +70,13 @@ export class Board {
     if (!sizes.length || smallest >= MIN_TARGET_PX) return;
     const width = this.svg.getBoundingClientRect().width * MIN_TARGET_PX / smallest;
     Object.assign(this.svg.style, { width: `${Math.ceil(width)}px`, maxWidth: "none", maxHeight: "none" });
+    // A box that scrolls must be reachable by keyboard too (its arrow keys then scroll it).
+    this.container.tabIndex = 0;
+  }
+
+  /** True when the board's box scrolls sideways and has the focus itself. */
+  scrollFocused() {
+    return document.activeElement === this.container && this.container.scrollWidth > this.container.clientWidth;
   }
 
   /** Replace the picture's status line (under the board) by `text`, centred, with no swatch. */

@@ -13,9 +13,14 @@ const TICK_MS = 100;
 const LOW_SECONDS = 10;
 
 export class Clocks {
-  /** `box` holds the clocks; `onZero()` is called once when the running clock reaches zero. */
-  constructor(box, onZero) {
+  /**
+   * `box` holds the clocks; `strip` repeats them compactly next to the board (shown on narrow
+   * screens, where the panel is below the board); `onZero()` is called once when the running
+   * clock reaches zero.
+   */
+  constructor(box, strip, onZero) {
     this.box = box;
+    this.strip = strip;
     this.onZero = onZero;
     this.clock = null;
     this.offset = 0;       // server time minus page time, in seconds
@@ -31,7 +36,7 @@ export class Clocks {
     this.finished = view.status === "finished";
     if (typeof view.now === "number") this.offset = view.now - Date.now() / 1000;
     this.zeroCalled = false;
-    this.box.hidden = !this.clock;
+    this.box.hidden = this.strip.hidden = !this.clock;
     clearInterval(this.timer);
     this.timer = null;
     if (!this.clock) return;
@@ -43,12 +48,17 @@ export class Clocks {
   build() {
     const c = this.clock;
     this.faces = this.names.map((name, seat) => el("span", { class: "clock-time", "data-seat": seat }));
+    this.stripFaces = this.names.map(() => el("span", { class: "clock-time" }));
+    const label = (seat) => this.you.has(seat) ? `${this.names[seat]} (you)` : this.names[seat];
     replace(this.box,
       el("p", { class: "clock-control muted" }, c.kind === "correspondence" ? c.label : `Time control ${c.label}`),
       el("ul", { class: "clock-list" }, this.names.map((name, seat) => el("li", {
         class: "clock", "data-seat": seat,
-      }, el("span", { class: "clock-name" }, this.you.has(seat) ? `${name} (you)` : name), this.faces[seat]))),
+      }, el("span", { class: "clock-name" }, label(seat)), this.faces[seat]))),
       el("p", { class: "clock-deadline muted" }));
+    replace(this.strip, ...this.names.map((name, seat) => el("span", {
+      class: "strip-clock", "data-seat": seat,
+    }, el("span", { class: "clock-name" }, label(seat)), this.stripFaces[seat])));
   }
 
   /** Seconds a seat has now, by the server's figures. */
@@ -66,11 +76,14 @@ export class Clocks {
     for (const [seat, face] of this.faces.entries()) {
       const running = c.running === seat && !this.finished;
       const left = this.left(seat);
-      face.textContent = c.kind === "correspondence" ? daysText(left, running) : clockText(left);
-      const item = face.parentElement;
-      item.classList.toggle("running", running);
-      item.classList.toggle("low", running && c.kind === "realtime" && left < LOW_SECONDS);
-      item.classList.toggle("flagged", this.finished && left <= 0);
+      const text = c.kind === "correspondence" ? daysText(left, running) : clockText(left);
+      for (const shown of [face, this.stripFaces[seat]]) {
+        shown.textContent = text;
+        const item = shown.parentElement;
+        item.classList.toggle("running", running);
+        item.classList.toggle("low", running && c.kind === "realtime" && left < LOW_SECONDS);
+        item.classList.toggle("flagged", this.finished && left <= 0);
+      }
     }
     const deadline = this.box.querySelector(".clock-deadline");
     if (c.running !== null && !this.finished) {

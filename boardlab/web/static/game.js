@@ -36,7 +36,7 @@ class GamePage {
     this.board.setFlipped(this.flipped);
     this.signal = new TurnSignal($("alerts"));
     // At zero the server's timer flags the seat; asking again only fetches its word sooner.
-    this.clocks = new Clocks($("clocks"), () => this.refresh());
+    this.clocks = new Clocks($("clocks"), $("clock-strip"), () => this.refresh());
     this.wire();
   }
 
@@ -518,6 +518,7 @@ class GamePage {
   onKey(event) {
     const tag = event.target.tagName;
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.key.startsWith("Arrow") && this.board.scrollFocused()) return;
     const total = this.view?.moves.length ?? 0;
     const keys = {
       ArrowLeft: () => this.step(-1),

@@ -1,24 +1,19 @@
 /**
  * Draw offers and takeback requests on the game page: the buttons that make them, and the
  * waiting offer shown to both players (and spectators) with Accept and Decline for the one
- * who answers. The server decides what is allowed; the page only hides what it would refuse.
+ * who answers. The server decides what is allowed and says so in the view (`may_offer`).
  */
 import { el, replace } from "./dom.js";
 
-/** True when offers are made in this match: two human seats, this browser holding one. */
-export function offersPossible(view) {
-  const you = view.you ?? [];
-  return view.status === "active" && view.players.length === 2 && you.length === 1
-    && view.players.every((player) => player.kind !== "bot");
-}
-
-/** Show or hide the Offer draw and Ask to take back buttons. */
+/**
+ * Show the Offer draw and Ask to take back buttons only when the view says that offer may be
+ * made now (`may_offer`: not while one waits, not again after a decline before the next move,
+ * a takeback only of your own last move).
+ */
 export function showOfferButtons(view, drawButton, takebackButton) {
-  const possible = offersPossible(view) && !view.offer;
-  const me = (view.you ?? [])[0];
-  const last = view.moves.at(-1);
-  drawButton.hidden = !possible;
-  takebackButton.hidden = !(possible && last && last.seat === me);
+  const allowed = new Set(view.may_offer ?? []);
+  drawButton.hidden = !allowed.has("draw");
+  takebackButton.hidden = !allowed.has("takeback");
 }
 
 /**
