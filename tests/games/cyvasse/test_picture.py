@@ -11,8 +11,10 @@ import pytest
 from boardlab.core.render_conformance import run_render_conformance
 from boardlab.core.render_model import SPECTATOR, ClickPath, RenderModel
 from boardlab.games.cyvasse import CyvasseState
+from boardlab.games.cyvasse.picture import RADIUS
 from boardlab.games.cyvasse.presets import PRESETS, lineup_decisions
 from boardlab.games.cyvasse.units import UNIT_LETTERS
+from boardlab.render.pools import POOL_HEIGHT, pool_width
 from tests.games.cyvasse.helpers import game, pos
 
 DEPLOYED = (
@@ -162,3 +164,66 @@ def test_click_paths_are_what_a_player_expects() -> None:
     opening = game().new_initial_state()
     assert opening.next_item() == "K"
     assert _paths(opening)["K@e2"] == ClickPath(("e2",))
+
+
+def test_notes_name_the_hidden_deployments_a_forced_pass_and_the_counters() -> None:
+    deploying = _deploying(19, 4, seed=1)
+    assert deploying.render_model(view=SPECTATOR).notes == (
+        "South's deployment is hidden",
+        "North's deployment is hidden",
+        "Ply 1, plies without capture 0",
+    )
+    assert deploying.render_model(view=1).notes == (
+        "South's deployment is hidden",
+        "Ply 1, plies without capture 0",
+    )
+    assert deploying.render_model(view=0).notes[0] == "North's deployment is hidden"
+    stuck = pos("5k/7/8/9/10/11/10/9/8/MM5/KM4 S - - 0 2")
+    stuck.play("pass")
+    assert stuck.render_model().notes == (
+        "The previous ply was a forced pass",
+        "Ply 3, plies without capture 1",
+    )
+    # South passes again: the game is a draw, and the note gives way to the outcome.
+    drawn = pos("5k/7/8/9/10/11/10/9/8/MM5/KM4 S - p 4 9")
+    model = drawn.render_model()
+    assert model.notes == ("Ply 9, plies without capture 4",)
+    assert model.status == "Game over: draw (no side could move)"
+
+
+def test_s4_pools_hold_what_each_side_has_still_to_deploy() -> None:
+    """With an open deployment: South has placed all 19, North 4 of them (K, D, E, E)."""
+    state = _deploying(19, 4, seed=1, north_seed=2)
+    state = game(hidden_setup=False).state_from_text(state.position_text())
+    for view in (0, 1, SPECTATOR):
+        north, south = state.render_model(view=view).pools
+        assert (north.title, south.title) == ("North to deploy", "South to deploy")
+        left = {(piece.label or piece.kind): piece.count for piece in north.pieces}
+        assert left == {"H": 2, "L": 2, "S": 2, "R": 3, "B": 2, "C": 1, "T": 1, "mountain": 2}
+        assert south.pieces == ()
+    opening = game(hidden_setup=False).new_initial_state()
+    opening.play("K@e2+D@e1")
+    north, south = opening.render_model(view=1).pools
+    assert sum(piece.count for piece in north.pieces) == 19
+    assert sum(piece.count for piece in south.pieces) == 17
+    assert "K" not in {piece.label for piece in south.pieces}
+
+
+def test_pools_are_drawn_inside_the_picture_north_above_the_board_and_south_below() -> None:
+    """The pools' boxes (as the SVG draws them) stay inside the extent and clear of the board
+    and its letters, also with every kind of unit lost."""
+    captured = pos("6/7/8/5r3/10/2k8/10/9/2L5/7/K5 S - - 7 40")
+    captured.play("c3xc6")
+    for state in (game().new_initial_state(), captured):
+        model = state.render_model()
+        left, top, width, height = model.extent
+        assert left == -(left + width) and top == -(top + height)  # centred on the board
+        board = [(cell.x, cell.y) for cell in model.cells]
+        board += [(label.x, label.y) for label in model.labels]
+        north, south = model.pools
+        for pool in (north, south):
+            assert left <= pool.x and pool.x + pool_width(pool) <= left + width
+            assert top <= pool.y and pool.y + POOL_HEIGHT <= top + height
+        assert north.y + POOL_HEIGHT < min(y for _, y in board) - RADIUS / 2
+        assert south.y > max(y for _, y in board) + RADIUS / 2
+        assert all(left < x < left + width for x, _ in board)
