@@ -11,6 +11,7 @@ import pytest
 from boardlab.core.render_conformance import run_render_conformance
 from boardlab.core.render_model import SPECTATOR, ClickPath, RenderModel
 from boardlab.games.cyvasse import CyvasseState
+from boardlab.games.cyvasse.board import LETTERS, RANK_LEN, RANKS
 from boardlab.games.cyvasse.picture import RADIUS
 from boardlab.games.cyvasse.presets import PRESETS, lineup_decisions
 from boardlab.games.cyvasse.units import UNIT_LETTERS
@@ -227,3 +228,32 @@ def test_pools_are_drawn_inside_the_picture_north_above_the_board_and_south_belo
         assert north.y + POOL_HEIGHT < min(y for _, y in board) - RADIUS / 2
         assert south.y > max(y for _, y in board) + RADIUS / 2
         assert all(left < x < left + width for x, _ in board)
+
+
+def test_s2_ranks_are_numbered_left_named_right_and_lettered_below_and_above() -> None:
+    """Where a reader finds each label: the rank's number just left of its first hex and the
+    letter of its last hex just right of it, at the rank's height; the letters of rank 1 under
+    its hexes and those of rank 11 over theirs (y grows downwards). Nothing else is written."""
+    model = pos(DEPLOYED).render_model()
+    expected = []  # text, the hex it labels, the direction from the hex to the label
+    for rank in range(1, RANKS + 1):
+        files = LETTERS[: RANK_LEN[rank - 1]]
+        expected += [(str(rank), f"a{rank}", (-1, 0)), (files[-1], f"{files[-1]}{rank}", (1, 0))]
+        if rank in (1, RANKS):
+            expected += [
+                (letter, f"{letter}{rank}", (0, 1 if rank == 1 else -1)) for letter in files
+            ]
+    assert len(model.labels) == len(expected) == 2 * RANKS + 12
+    remaining = list(model.labels)
+    for text, name, (dx, dy) in expected:
+        cell = model.cell(name)
+        found = [
+            label
+            for label in remaining
+            if label.text == text
+            and RADIUS < dx * (label.x - cell.x) + dy * (label.y - cell.y) < 3 * RADIUS
+            and dy * (label.x - cell.x) - dx * (label.y - cell.y) == pytest.approx(0)
+        ]
+        assert found, f"no label {text!r} by {name}"
+        remaining.remove(found[0])
+    assert remaining == []
