@@ -15,6 +15,7 @@ from boardlab.games.cyvasse.board import LETTERS, RANK_LEN, RANKS
 from boardlab.games.cyvasse.picture import RADIUS
 from boardlab.games.cyvasse.presets import PRESETS, lineup_decisions
 from boardlab.games.cyvasse.units import UNIT_LETTERS
+from boardlab.render.pieces import piece_name
 from boardlab.render.pools import POOL_HEIGHT, pool_width
 from tests.games.cyvasse.helpers import game, pos
 
@@ -70,6 +71,10 @@ def test_pieces_match_the_position_text() -> None:
             expected[0 if letter.isupper() else 1, letter.upper()] += 1
     assert _pieces(model) == expected
     assert model.cell("e2").stack[0].kind == "king" and model.cell("b7").stack[0].owner is None
+    # One piece a hex, named as the picture's titles name it (no "x2" on any of them).
+    assert {piece.count for cell in model.cells for piece in cell.stack} == {1}
+    names = {piece_name(model, piece) for cell in model.cells for piece in cell.stack}
+    assert {"neutral mountain", "South king", "North trebuchet"} <= names
     assert {cell.kind for cell in model.cells} == {"normal"}
     assert model.phase == "play" and model.to_move == 1 and model.status == "North to move"
     assert [pool.pieces for pool in model.pools] == [(), ()]

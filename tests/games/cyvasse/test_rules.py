@@ -307,6 +307,24 @@ def test_s8_shooting_the_king_wins_and_kings_may_move_into_danger() -> None:
     assert "e4-e5" in danger.legal_moves()
 
 
+@pytest.mark.parametrize(
+    ("text", "results"),
+    [
+        ("6/7/8/9/10/11/10/9/8/7/K5 N - - 3 20", (Result.WIN, Result.LOSS)),
+        ("5k/7/8/9/10/11/10/9/8/7/6 S - - 3 20", (Result.LOSS, Result.WIN)),
+    ],
+    ids=["north's king gone", "south's king gone"],
+)
+def test_s8_a_position_without_one_king_is_won_by_the_other_side(
+    text: str, results: tuple[Result, Result]
+) -> None:
+    """§11: a missing King means the game is over, won by the side that still has its King."""
+    state = pos(text)
+    assert state.outcome is not None and state.outcome.results == results
+    assert state.outcome.termination is Termination.KING_CAPTURED
+    assert state.legal_moves() == []
+
+
 # -- §9 draw rules -------------------------------------------------------------------------------
 
 
