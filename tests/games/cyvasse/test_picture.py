@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from boardlab.core.render_conformance import run_render_conformance
-from boardlab.core.render_model import SPECTATOR, ClickPath, RenderModel
+from boardlab.core.render_model import SPECTATOR, ClickPath, Piece, RenderModel
 from boardlab.games.cyvasse import CyvasseState
 from boardlab.games.cyvasse.board import LETTERS, RANK_LEN, RANKS
 from boardlab.games.cyvasse.picture import RADIUS
@@ -88,6 +88,7 @@ def test_lost_units_go_to_the_pool_and_the_outcome_is_the_status() -> None:
     north = model.pools[0]
     assert north.title == "Captured from North" and model.to_move is None and model.phase == "over"
     lost = {piece.label: piece.count for piece in north.pieces}
+    assert {piece.owner for piece in north.pieces} == {1}
     assert lost == {"K": 1, "D": 1, "E": 2, "H": 2, "L": 2, "S": 2, "R": 2, "B": 2, "C": 1, "T": 1}
     assert model.status == "Game over: South won (King captured)"
 
@@ -207,6 +208,7 @@ def test_s4_pools_hold_what_each_side_has_still_to_deploy() -> None:
         left = {(piece.label or piece.kind): piece.count for piece in north.pieces}
         assert left == {"H": 2, "L": 2, "S": 2, "R": 3, "B": 2, "C": 1, "T": 1, "mountain": 2}
         assert south.pieces == ()
+        assert {piece.owner for piece in north.pieces if piece.kind != "mountain"} == {1}
     opening = game(hidden_setup=False).new_initial_state()
     opening.play("K@e2+D@e1")
     north, south = opening.render_model(view=1).pools
@@ -231,6 +233,7 @@ def test_pools_are_drawn_inside_the_picture_north_above_the_board_and_south_belo
             assert left <= pool.x and pool.x + pool_width(pool) <= left + width
             assert top <= pool.y and pool.y + POOL_HEIGHT <= top + height
         assert north.y + POOL_HEIGHT < min(y for _, y in board) - RADIUS / 2
+        assert north.y + POOL_HEIGHT == pytest.approx(-south.y)  # as far from the board
         assert south.y > max(y for _, y in board) + RADIUS / 2
         assert all(left < x < left + width for x, _ in board)
 
@@ -262,3 +265,20 @@ def test_s2_ranks_are_numbered_left_named_right_and_lettered_below_and_above() -
         assert found, f"no label {text!r} by {name}"
         remaining.remove(found[0])
     assert remaining == []
+
+
+def test_s4_a_hidden_deployment_shows_as_one_unknown_item_in_the_hiders_colour() -> None:
+    """While North deploys, South's picture shows North's pool as a single `?` of North's,
+    titled as such, and the spectator's shows both pools so; the phase is the deployment."""
+    state = _deploying(19, 4, seed=1)
+    for view, hidden in ((0, (1,)), (SPECTATOR, (1, 0))):
+        model = state.render_model(view=view)
+        assert model.phase == "deployment"
+        assert [(pool.id, pool.owner) for pool in model.pools] == [
+            ("North-pool", 1),
+            ("South-pool", 0),
+        ]
+        for side in hidden:
+            (piece,) = model.pools[1 - side].pieces
+            assert piece == Piece(side, "item", "?", hidden=True)
+            assert piece_name(model, piece) == f"hidden piece of {('South', 'North')[side]}"
