@@ -9,10 +9,14 @@ from collections import Counter
 import pytest
 
 from boardlab.core.render_conformance import run_render_conformance
-from boardlab.core.render_model import SPECTATOR, ClickPath, RenderModel
+from boardlab.core.render_model import SPECTATOR, ClickPath, Piece, RenderModel
 from boardlab.games.cyvasse import CyvasseState
+from boardlab.games.cyvasse.board import LETTERS, RANK_LEN, RANKS
+from boardlab.games.cyvasse.picture import RADIUS
 from boardlab.games.cyvasse.presets import PRESETS, lineup_decisions
 from boardlab.games.cyvasse.units import UNIT_LETTERS
+from boardlab.render.pieces import piece_name
+from boardlab.render.pools import POOL_HEIGHT, pool_width
 from tests.games.cyvasse.helpers import game, pos
 
 DEPLOYED = (
@@ -67,6 +71,10 @@ def test_pieces_match_the_position_text() -> None:
             expected[0 if letter.isupper() else 1, letter.upper()] += 1
     assert _pieces(model) == expected
     assert model.cell("e2").stack[0].kind == "king" and model.cell("b7").stack[0].owner is None
+    # One piece a hex, named as the picture's titles name it (no "x2" on any of them).
+    assert {piece.count for cell in model.cells for piece in cell.stack} == {1}
+    names = {piece_name(model, piece) for cell in model.cells for piece in cell.stack}
+    assert {"neutral mountain", "South king", "North trebuchet"} <= names
     assert {cell.kind for cell in model.cells} == {"normal"}
     assert model.phase == "play" and model.to_move == 1 and model.status == "North to move"
     assert [pool.pieces for pool in model.pools] == [(), ()]
@@ -80,6 +88,7 @@ def test_lost_units_go_to_the_pool_and_the_outcome_is_the_status() -> None:
     north = model.pools[0]
     assert north.title == "Captured from North" and model.to_move is None and model.phase == "over"
     lost = {piece.label: piece.count for piece in north.pieces}
+    assert {piece.owner for piece in north.pieces} == {1}
     assert lost == {"K": 1, "D": 1, "E": 2, "H": 2, "L": 2, "S": 2, "R": 2, "B": 2, "C": 1, "T": 1}
     assert model.status == "Game over: South won (King captured)"
 
@@ -162,3 +171,114 @@ def test_click_paths_are_what_a_player_expects() -> None:
     opening = game().new_initial_state()
     assert opening.next_item() == "K"
     assert _paths(opening)["K@e2"] == ClickPath(("e2",))
+
+
+def test_notes_name_the_hidden_deployments_a_forced_pass_and_the_counters() -> None:
+    deploying = _deploying(19, 4, seed=1)
+    assert deploying.render_model(view=SPECTATOR).notes == (
+        "South's deployment is hidden",
+        "North's deployment is hidden",
+        "Ply 1, plies without capture 0",
+    )
+    assert deploying.render_model(view=1).notes == (
+        "South's deployment is hidden",
+        "Ply 1, plies without capture 0",
+    )
+    assert deploying.render_model(view=0).notes[0] == "North's deployment is hidden"
+    stuck = pos("5k/7/8/9/10/11/10/9/8/MM5/KM4 S - - 0 2")
+    stuck.play("pass")
+    assert stuck.render_model().notes == (
+        "The previous ply was a forced pass",
+        "Ply 3, plies without capture 1",
+    )
+    # South passes again: the game is a draw, and the note gives way to the outcome.
+    drawn = pos("5k/7/8/9/10/11/10/9/8/MM5/KM4 S - p 4 9")
+    model = drawn.render_model()
+    assert model.notes == ("Ply 9, plies without capture 4",)
+    assert model.status == "Game over: draw (no side could move)"
+
+
+def test_s4_pools_hold_what_each_side_has_still_to_deploy() -> None:
+    """With an open deployment: South has placed all 19, North 4 of them (K, D, E, E)."""
+    state = _deploying(19, 4, seed=1, north_seed=2)
+    state = game(hidden_setup=False).state_from_text(state.position_text())
+    for view in (0, 1, SPECTATOR):
+        north, south = state.render_model(view=view).pools
+        assert (north.title, south.title) == ("North to deploy", "South to deploy")
+        left = {(piece.label or piece.kind): piece.count for piece in north.pieces}
+        assert left == {"H": 2, "L": 2, "S": 2, "R": 3, "B": 2, "C": 1, "T": 1, "mountain": 2}
+        assert south.pieces == ()
+        assert {piece.owner for piece in north.pieces if piece.kind != "mountain"} == {1}
+    opening = game(hidden_setup=False).new_initial_state()
+    opening.play("K@e2+D@e1")
+    north, south = opening.render_model(view=1).pools
+    assert sum(piece.count for piece in north.pieces) == 19
+    assert sum(piece.count for piece in south.pieces) == 17
+    assert "K" not in {piece.label for piece in south.pieces}
+
+
+def test_pools_are_drawn_inside_the_picture_north_above_the_board_and_south_below() -> None:
+    """The pools' boxes (as the SVG draws them) stay inside the extent and clear of the board
+    and its letters, also with every kind of unit lost."""
+    captured = pos("6/7/8/5r3/10/2k8/10/9/2L5/7/K5 S - - 7 40")
+    captured.play("c3xc6")
+    for state in (game().new_initial_state(), captured):
+        model = state.render_model()
+        left, top, width, height = model.extent
+        assert left == -(left + width) and top == -(top + height)  # centred on the board
+        board = [(cell.x, cell.y) for cell in model.cells]
+        board += [(label.x, label.y) for label in model.labels]
+        north, south = model.pools
+        for pool in (north, south):
+            assert left <= pool.x and pool.x + pool_width(pool) <= left + width
+            assert top <= pool.y and pool.y + POOL_HEIGHT <= top + height
+        assert north.y + POOL_HEIGHT < min(y for _, y in board) - RADIUS / 2
+        assert north.y + POOL_HEIGHT == pytest.approx(-south.y)  # as far from the board
+        assert south.y > max(y for _, y in board) + RADIUS / 2
+        assert all(left < x < left + width for x, _ in board)
+
+
+def test_s2_ranks_are_numbered_left_named_right_and_lettered_below_and_above() -> None:
+    """Where a reader finds each label: the rank's number just left of its first hex and the
+    letter of its last hex just right of it, at the rank's height; the letters of rank 1 under
+    its hexes and those of rank 11 over theirs (y grows downwards). Nothing else is written."""
+    model = pos(DEPLOYED).render_model()
+    expected = []  # text, the hex it labels, the direction from the hex to the label
+    for rank in range(1, RANKS + 1):
+        files = LETTERS[: RANK_LEN[rank - 1]]
+        expected += [(str(rank), f"a{rank}", (-1, 0)), (files[-1], f"{files[-1]}{rank}", (1, 0))]
+        if rank in (1, RANKS):
+            expected += [
+                (letter, f"{letter}{rank}", (0, 1 if rank == 1 else -1)) for letter in files
+            ]
+    assert len(model.labels) == len(expected) == 2 * RANKS + 12
+    remaining = list(model.labels)
+    for text, name, (dx, dy) in expected:
+        cell = model.cell(name)
+        found = [
+            label
+            for label in remaining
+            if label.text == text
+            and RADIUS < dx * (label.x - cell.x) + dy * (label.y - cell.y) < 3 * RADIUS
+            and dy * (label.x - cell.x) - dx * (label.y - cell.y) == pytest.approx(0)
+        ]
+        assert found, f"no label {text!r} by {name}"
+        remaining.remove(found[0])
+    assert remaining == []
+
+
+def test_s4_a_hidden_deployment_shows_as_one_unknown_item_in_the_hiders_colour() -> None:
+    """While North deploys, South's picture shows North's pool as a single `?` of North's,
+    titled as such, and the spectator's shows both pools so; the phase is the deployment."""
+    state = _deploying(19, 4, seed=1)
+    for view, hidden in ((0, (1,)), (SPECTATOR, (1, 0))):
+        model = state.render_model(view=view)
+        assert model.phase == "deployment"
+        assert [(pool.id, pool.owner) for pool in model.pools] == [
+            ("North-pool", 1),
+            ("South-pool", 0),
+        ]
+        for side in hidden:
+            (piece,) = model.pools[1 - side].pieces
+            assert piece == Piece(side, "item", "?", hidden=True)
+            assert piece_name(model, piece) == f"hidden piece of {('South', 'North')[side]}"

@@ -156,6 +156,23 @@ def test_s11_view_hidden_zones_names_the_zones_each_view_hides(hidden_setup: boo
     assert state.view_hidden_zones(0) == state.view_hidden_zones(1) == ()
 
 
+@pytest.mark.parametrize(("south", "north"), [(6, 0), (19, 0), (19, 4)])
+def test_s11_a_spectator_shown_a_seats_view_sees_no_more_than_a_spectator(
+    south: int, north: int
+) -> None:
+    """The view of a view hides what either hides: a seat's view, looked at again as a
+    spectator, is the spectator's view of the game (nothing of either army leaks back)."""
+    rng = random.Random(5)
+    state = game().new_initial_state()
+    for _ in range(south + north):
+        state.apply_action(rng.choice(state.legal_actions()))
+    spectator = state.view_state(SPECTATOR)
+    for seat in (0, 1):
+        again = state.view_state(seat).view_state(SPECTATOR)
+        assert again.position_text() == spectator.position_text()
+        assert sorted(again.hidden_zones) == sorted(spectator.hidden_zones)
+
+
 def test_s11_a_search_from_a_view_assumes_a_mirrored_army() -> None:
     state = game(first_tie="north").new_initial_state()
     for action in preset_decisions(state, "fortress"):

@@ -255,8 +255,9 @@ def test_s9_two_forced_passes_in_a_row_draw() -> None:
     assert state.outcome is not None
     assert state.outcome.termination is Termination.FORCED_PASSES
     assert state.outcome.results == (Result.DRAW, Result.DRAW)
+    # The same position read from its text (field 4 `p`, nobody can move) is the same draw.
     again = pos(state.position_text(), army=army)
-    assert again.outcome is not None and again.outcome.termination is Termination.FORCED_PASSES
+    assert again.outcome == state.outcome
 
 
 def test_s6_7_end_is_illegal_by_default() -> None:
@@ -305,6 +306,24 @@ def test_s8_shooting_the_king_wins_and_kings_may_move_into_danger() -> None:
     assert state.outcome is not None and state.outcome.winners == (0,)
     danger = build({"e4": "K", "e6": "e"})
     assert "e4-e5" in danger.legal_moves()
+
+
+@pytest.mark.parametrize(
+    ("text", "results"),
+    [
+        ("6/7/8/9/10/11/10/9/8/7/K5 N - - 3 20", (Result.WIN, Result.LOSS)),
+        ("5k/7/8/9/10/11/10/9/8/7/6 S - - 3 20", (Result.LOSS, Result.WIN)),
+    ],
+    ids=["north's king gone", "south's king gone"],
+)
+def test_s8_a_position_without_one_king_is_won_by_the_other_side(
+    text: str, results: tuple[Result, Result]
+) -> None:
+    """§11: a missing King means the game is over, won by the side that still has its King."""
+    state = pos(text)
+    assert state.outcome is not None and state.outcome.results == results
+    assert state.outcome.termination is Termination.KING_CAPTURED
+    assert state.legal_moves() == []
 
 
 # -- §9 draw rules -------------------------------------------------------------------------------
