@@ -27,7 +27,7 @@ Needs PyTorch besides ``boardlab[rl,fast]`` (CPU build; see docs/rl.md)::
     python examples/alphazero_murus_gallicus.py train --minutes 30 --out az-runs/1
     python examples/alphazero_murus_gallicus.py evaluate az-runs/1/step-*.pt
 
-Murus Gallicus with the default options (the 7 x 8 board); two seats, values are zero-sum.
+Murus Gallicus with its default options; two seats, so values are zero-sum.
 """
 
 from __future__ import annotations
@@ -360,7 +360,15 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Run ``train`` or ``evaluate``."""
-    args = parser().parse_args(argv)
+    top = parser()
+    args = top.parse_args(argv)
+    counts = ("games", "simulations", "buffer", "minibatch", "eval_games", "eval_simulations")
+    for name in counts:
+        if getattr(args, name, 1) < 1:
+            top.error(f"--{name.replace('_', '-')} must be at least 1")
+    missing = [path for path in getattr(args, "checkpoints", []) if not Path(path).is_file()]
+    if missing:
+        top.error(f"no checkpoint file {missing[0]}")
     if args.command == "train":
         train(args)
     else:
