@@ -22,7 +22,7 @@ from boardlab.ai.base import Bot
 from boardlab.analysis.compiled import Decisions
 from boardlab.analysis.runner import run_tasks
 from boardlab.core.errors import OptionError, SaveError
-from boardlab.core.files import check_folder, write_atomic
+from boardlab.core.files import check_folder, stop_signals_held, write_atomic
 from boardlab.core.game import Game
 from boardlab.core.options import SEED
 from boardlab.core.outcome import Result
@@ -160,9 +160,12 @@ def iter_match(spec: MatchSpec, jobs: int = 1) -> Generator[GameResult, None, No
     """
     play = functools.partial(play_game, spec)
     for result in run_tasks(play, range(spec.games), jobs, total=spec.games):
-        if result.record:
-            write_atomic(record_path(spec, result.index), result.record, durable=False)
-        yield replace(result, record="")
+        # A stop signal waits until the caller has the result of the game just saved, so a
+        # record on disk is always a game the caller counted.
+        with stop_signals_held():
+            if result.record:
+                write_atomic(record_path(spec, result.index), result.record, durable=False)
+            yield replace(result, record="")
 
 
 def run_match(

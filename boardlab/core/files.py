@@ -9,10 +9,12 @@ cannot be written is reported at once, not after the work is done.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import tempfile
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 from boardlab.core.errors import SaveError
@@ -41,8 +43,7 @@ def write_atomic(path: str | Path, text: str, *, durable: bool = True) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     # Ctrl-C, a hang-up or SIGTERM waits until the file is whole: a stop signal arriving between
     # creating the temporary file and handling its failure would otherwise leave it behind.
-    blocked = _block_stop_signals()
-    try:
+    with stop_signals_held():
         handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
         try:
             os.fchmod(handle, 0o666 & ~_umask())
@@ -55,16 +56,19 @@ def write_atomic(path: str | Path, text: str, *, durable: bool = True) -> None:
         except BaseException:
             Path(temp).unlink(missing_ok=True)
             raise
-    finally:
-        if blocked is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
-def _block_stop_signals() -> set[int | signal.Signals] | None:
-    """Block the stop signals in the main thread; the previous mask, or None elsewhere."""
+@contextlib.contextmanager
+def stop_signals_held() -> Iterator[None]:
+    """Hold Ctrl-C, SIGHUP and SIGTERM (main thread only) until the block ends; then they act."""
     if threading.current_thread() is not threading.main_thread():
-        return None
-    return signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        yield
+        return
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def check_target(path: str | Path, *, overwrite: bool) -> Path:
