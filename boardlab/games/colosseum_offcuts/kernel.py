@@ -135,7 +135,7 @@ def make_kernel(game: Game, history: int | None = None) -> Kernel:
         params[P_P2A + (rx + 1) * PW + ry + 1] = cell
     size = S_HISTORY + history
 
-    known: dict[Hashable, int] = {}
+    known: dict[Hashable, tuple[int, int]] = {}
 
     def encode(state: State) -> KernelArray:
         assert isinstance(state, ColosseumState)
@@ -181,12 +181,12 @@ def _lay_counters(s: KernelArray, stacks: Stacks, players: int) -> None:
 
 
 def _encode(
-    params: KernelArray, size: int, state: ColosseumState, known: dict[Hashable, int]
+    params: KernelArray, size: int, state: ColosseumState, known: dict[Hashable, tuple[int, int]]
 ) -> KernelArray:
     """The kernel state of any reference state, its repetition history included.
 
-    ``known`` remembers the keys of history positions already converted (a lock-step check
-    encodes every position of a game, each with the history so far).
+    ``known`` remembers the counter count and key of history positions already converted (a
+    lock-step check encodes every position of a game, each with the history so far).
     """
     players = state.game.players
     s = np.zeros(size, dtype=np.int64)
@@ -215,12 +215,14 @@ def _encode(
     counters = sum(len(stack) for stack in state.stacks.values())
     history = []
     for entry, count in state._seen.items() if params[P_REPETITION] else ():
-        stacks, side = cast(tuple[tuple[tuple[Cell, tuple[int, ...]], ...], int], entry)
-        if sum(len(stack) for _, stack in stacks) == counters:
-            found = known.get(entry)
-            if found is None:
-                found = known[entry] = _position_key(params, size, dict(stacks), side, players)
-            history += [found] * count
+        found = known.get(entry)
+        if found is None:
+            stacks, side = cast(tuple[tuple[tuple[Cell, tuple[int, ...]], ...], int], entry)
+            entry_counters = sum(len(stack) for _, stack in stacks)
+            key = _position_key(params, size, dict(stacks), side, players)
+            found = known[entry] = (entry_counters, key)
+        if found[0] == counters:
+            history += [found[1]] * count
     if len(history) > params[P_HISTORY]:
         raise RuntimeError(
             f"colosseum kernel: {len(history)} turn starts since the last capture exceed its "
