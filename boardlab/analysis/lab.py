@@ -27,6 +27,7 @@ from boardlab.analysis.seeding import TaskMaker, sorted_options
 from boardlab.analysis.store import RunStore
 from boardlab.analysis.trace import BOARD_EVERY, GameTask, GameTrace, play_traced
 from boardlab.core.errors import OptionError
+from boardlab.core.files import stop_signals_held
 from boardlab.core.game import Game
 from boardlab.core.options import SEED, format_value
 from boardlab.core.registry import game_class, make
@@ -222,9 +223,12 @@ def run_lab(
             progress(len(traces), total)
         todo = tasks(config, series, set(traces))
         for trace in run_tasks(play_traced, todo, jobs, total - len(traces), backend, address):
-            record, trace.record = trace.record, None
-            trace.record = store.append(trace.to_json(), record)
-            traces[trace.key] = trace
-            if progress is not None:
-                progress(len(traces), total)
+            # Ctrl-C waits until the game is stored and counted, so the count printed on
+            # interruption is the number of games stored.
+            with stop_signals_held():
+                record, trace.record = trace.record, None
+                trace.record = store.append(trace.to_json(), record)
+                traces[trace.key] = trace
+                if progress is not None:
+                    progress(len(traces), total)
     return [traces[key] for key in sorted(traces)]
