@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from boardlab.ai.levels import LEVELS, level_spec
+from boardlab.core.files import write_atomic
 from boardlab.core.registry import game_class, make
 
 RATINGS_FILE = Path(__file__).with_name("level_ratings.json")
@@ -71,7 +72,7 @@ def merge(path: Path, game_id: str, seats: int, standings: dict[str, Any]) -> No
         "planned": standings["planned"],
         "ratings": ratings,
     }
-    path.write_text(json.dumps(table, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    write_atomic(path, json.dumps(table, indent=2, sort_keys=True) + "\n")
 
 
 def markdown(data: dict[str, Any] | None = None) -> str:

@@ -19,6 +19,7 @@ from boardlab.analysis.tournament import (
     total_games,
 )
 from boardlab.core.errors import OptionError
+from boardlab.core.files import write_atomic
 from boardlab.core.options import parse_assignments
 from boardlab.core.registry import make
 
@@ -152,7 +153,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         "planned": total_games(config),
         **report.as_json(result),
     }
-    (out / STANDINGS).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    write_atomic(out / STANDINGS, json.dumps(data, indent=2) + "\n")
     name = make(args.game, **game_options(config)).name
     report.plot(result, f"{name}, {seats} seats: {len(rows)} games", out / PLOT)
     if args.level_ratings:
