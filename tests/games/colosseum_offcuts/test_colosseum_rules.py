@@ -71,6 +71,14 @@ def test_fallback_to_cells_touching_the_footprint() -> None:
     )
 
 
+def test_fallback_of_a_later_seat_keeps_to_its_own_board_piece() -> None:
+    """§4 fallback: P2's Board Piece on 0,1 touches no cell free of other seats' Board Pieces,
+    so P2 places next to its own one, not anywhere along the footprint."""
+    position = setup_after("B@0,0 B@0,1 B@-1,0 B@0,2 B@1,0", players=4)
+    assert position.current_player == 1
+    assert position.legal_moves() == ["B@-1,1", "B@1,1"]
+
+
 def test_setup_ends_with_p1_to_move_at_turn_start() -> None:
     """§4: after the 4n-th placement play begins with P1 at the start of a turn."""
     position = setup_after("B@0,0 B@1,0 B@-1,0 B@2,0 F@-1,1 F@2,1 F@-1,-1 F@2,-1")
@@ -166,6 +174,17 @@ def test_enclosure_slide_keeps_hole_closed() -> None:
     assert "m0,0:1,1" not in slide
     assert "m2,0:1,1" not in slide
     assert "m1,0:1,1" in slide  # lifting an edge cell opens the hole to the outside
+
+
+def test_slide_judges_start_and_destination_with_the_mover_lifted() -> None:
+    """§6.1 rule 4: the exterior of F' has the mover lifted whatever exposed_edges_measured
+    says, so with targets measured before lifting an edge cell of the ring still slides into
+    the hole it opens, and a corner, which opens nothing, still does not."""
+    slide = state(RING, mobile_move="slide", exposed_edges_measured="before").legal_moves()
+    assert "m1,0:1,1" in slide
+    assert "m0,1:1,1" in slide
+    assert "m0,0:1,1" not in slide
+    assert "m2,0:1,1" not in slide
 
 
 def test_enclosure_target_with_only_hole_edges_is_not_a_target() -> None:
