@@ -36,9 +36,9 @@ _DEFAULT_MULTI_PLAYER = {
 LEVEL_TABLE: dict[str, dict[str, str]] = {
     "carnyx": {
         "easy": "greedy:noise=0.3",
-        "medium": "alphabeta:depth=2,noise=0.05,time=2",
-        "hard": "alphabeta:depth=3,noise=0.02,time=3",
-        "expert": "alphabeta:depth=5,noise=0.02,time=5",
+        "medium": "alphabeta:nodes=100,time=0.5,noise=0.05",
+        "hard": "alphabeta:nodes=5000,time=1,noise=0.02",
+        "expert": "alphabeta:time=2,noise=0.01",
     },
     "colosseum-offcuts": {
         "easy": "greedy:noise=0.3",
@@ -54,9 +54,9 @@ LEVEL_TABLE: dict[str, dict[str, str]] = {
     },
     "cyvasse": {
         "easy": "greedy:noise=0.3",
-        "medium": "greedy",
-        "hard": "alphabeta:depth=2,noise=0.05,time=2",
-        "expert": "alphabeta:depth=3,noise=0.02,time=4",
+        "medium": "alphabeta:nodes=1000,time=0.5,noise=0.05",
+        "hard": "alphabeta:nodes=10000,time=1,noise=0.02",
+        "expert": "alphabeta:time=3,noise=0.01",
     },
     "murus-gallicus": {
         "easy": "greedy:noise=0.3",
