@@ -311,30 +311,34 @@ def pvs_gain(depth: int) -> None:
 
 
 def played_positions(game: Game, count: int) -> list[State]:
-    """``count`` positions, evenly spread, of a seeded game of ``level:medium`` against itself:
-    the views of the seat to move where it searched (not a preset nor a single legal move)."""
-    bots = [bot_of(game, "level:medium") for _ in range(game.num_players)]
-    state, searched = game.new_initial_state(), []
-    while not state.is_terminal():
-        view = state.view_state(state.current_player)
-        bot = bots[state.current_player]
-        state.apply_action(bot.choose(view))
-        if "preset" not in bot.stats() and len(view.legal_actions()) > 1:
-            searched.append(view)
-    step = len(searched) / count
-    return [searched[int(i * step)] for i in range(count)]
+    """The middle positions of ``count`` seeded games of ``level:medium`` against itself: the
+    view of the seat to move at the middle of the decisions it searched (no preset, no single
+    legal move)."""
+    out = []
+    for seed in range(count):
+        bots = [make_bot("level:medium", game, seed + player) for player in range(game.num_players)]
+        state, searched = game.new_initial_state(), []
+        while not state.is_terminal():
+            view = state.view_state(state.current_player)
+            bot = bots[state.current_player]
+            assert bot is not None
+            state.apply_action(bot.choose(view))
+            if "preset" not in bot.stats() and len(view.legal_actions()) > 1:
+                searched.append(view)
+        out.append(searched[len(searched) // 2])
+    return out
 
 
 def level_costs(game_id: str, count: int = 8) -> None:
     game = boardlab.make(game_id)
     bot_of(game, "alphabeta:depth=1").choose(positions(game)[-1][1])  # compile or load
     print(
-        f"## What a decision costs at each {game_id} level (medians over {count} positions of a "
-        "game of `level:medium` against itself)\n"
+        f"## What a decision costs at each {game_id} level (medians and the slowest over the "
+        f"middle positions of {count} games of `level:medium` against itself)\n"
     )
     played = played_positions(game, count)
-    print("| level | engine | wall s | CPU s | nodes | depth finished |")
-    print("|---|---|---:|---:|---:|---:|")
+    print("| level | engine | wall s | slowest wall s | CPU s | nodes | depth finished |")
+    print("|---|---|---:|---:|---:|---:|---:|")
     for level in ("medium", "hard", "expert"):
         for compiled in (True, False):
             spec = f"{level_spec(game, level)},compiled={str(compiled).lower()}"
@@ -349,7 +353,8 @@ def level_costs(game_id: str, count: int = 8) -> None:
                 depths.append(stats["depth"])
             print(
                 f"| {level} | {'compiled' if compiled else 'reference'} | "
-                f"{statistics.median(walls):.3f} | {statistics.median(cpus):.3f} | "
+                f"{statistics.median(walls):.3f} | {max(walls):.3f} | "
+                f"{statistics.median(cpus):.3f} | "
                 f"{statistics.median(nodes):,.0f} | {statistics.median(depths):.0f} |"
             )
     print()
