@@ -30,9 +30,9 @@ _DEFAULT_MULTI_PLAYER = {
 
 # Per-game tables, tuned by the ladder; other games use the defaults above. Colosseum Offcuts
 # uses its table at every seat count: with more seats, alpha-beta is the paranoid search, and
-# `depth=2` sees the bot's whole turn, `depth=4` the next seat's turn too. Murus Gallicus's
-# levels are by nodes and time (its compiled search came first); the other games' keep their
-# measured depth caps until their compiled evaluations are rated.
+# `depth=2` sees the bot's whole turn, `depth=4` the next seat's turn too. The levels of Murus
+# Gallicus, Carnyx and Cyvasse are by nodes and time (rated with their compiled evaluations);
+# the other games' keep their measured depth caps until theirs are rated.
 LEVEL_TABLE: dict[str, dict[str, str]] = {
     "carnyx": {
         "easy": "greedy:noise=0.3",
