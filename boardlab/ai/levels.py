@@ -30,15 +30,15 @@ _DEFAULT_MULTI_PLAYER = {
 
 # Per-game tables, tuned by the ladder; other games use the defaults above. Colosseum Offcuts
 # uses its table at every seat count: with more seats, alpha-beta is the paranoid search, and
-# `depth=2` sees the bot's whole turn, `depth=4` the next seat's turn too. Murus Gallicus's
-# levels are by nodes and time (its compiled search came first); the other games' keep their
-# measured depth caps until their compiled evaluations are rated.
+# `depth=2` sees the bot's whole turn, `depth=4` the next seat's turn too. The levels of Murus
+# Gallicus, Carnyx and Cyvasse are by nodes and time (rated with their compiled evaluations);
+# the other games' keep their measured depth caps until theirs are rated.
 LEVEL_TABLE: dict[str, dict[str, str]] = {
     "carnyx": {
         "easy": "greedy:noise=0.3",
-        "medium": "alphabeta:depth=2,noise=0.05,time=2",
-        "hard": "alphabeta:depth=3,noise=0.02,time=3",
-        "expert": "alphabeta:depth=5,noise=0.02,time=5",
+        "medium": "alphabeta:nodes=100,time=0.5,noise=0.05",
+        "hard": "alphabeta:nodes=5000,time=1,noise=0.02",
+        "expert": "alphabeta:time=2,noise=0.01",
     },
     "colosseum-offcuts": {
         "easy": "greedy:noise=0.3",
@@ -54,9 +54,9 @@ LEVEL_TABLE: dict[str, dict[str, str]] = {
     },
     "cyvasse": {
         "easy": "greedy:noise=0.3",
-        "medium": "greedy",
-        "hard": "alphabeta:depth=2,noise=0.05,time=2",
-        "expert": "alphabeta:depth=3,noise=0.02,time=4",
+        "medium": "alphabeta:nodes=1000,time=0.5,noise=0.05",
+        "hard": "alphabeta:nodes=10000,time=1,noise=0.02",
+        "expert": "alphabeta:time=3,noise=0.01",
     },
     "murus-gallicus": {
         "easy": "greedy:noise=0.3",

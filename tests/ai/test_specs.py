@@ -107,3 +107,17 @@ def test_tuned_levels_apply_at_every_seat_count(game_id: str) -> None:
             for level in LEVELS:
                 assert make_bot(f"level:{level}", more, 1) is not None
                 assert level_spec(more, level) == LEVEL_TABLE[game_id][level]
+
+
+@pytest.mark.parametrize("game_id", ["murus-gallicus", "carnyx", "cyvasse"])
+def test_alphabeta_levels_are_a_node_cap_and_a_time_budget_and_expert_is_time_only(
+    game_id: str,
+) -> None:
+    game = boardlab.make(game_id)
+    searching = [level for level in LEVELS if parse_spec(level_spec(game, level))[0] != "greedy"]
+    assert searching[-1] == "expert"
+    for level in searching:
+        kind, params = parse_spec(level_spec(game, level))
+        assert kind == "alphabeta" and isinstance(params, dict)
+        assert "depth" not in params and params["time"] > 0
+        assert ("nodes" in params) == (level != "expert")
