@@ -45,3 +45,27 @@ def common_tables(
     header[O_PLY] = encoder.channel("ply fraction")
     header[O_PHASES] = len(phases)
     return header, np.concatenate(templates).astype(np.float32)
+
+
+def nonzero_entries(tables: Sequence[KernelArray]) -> tuple[int, list[int], KernelArray]:
+    """The nonzero rows of each column of each ``(channels, codes)`` table (per seat, a
+    fast encoder's per-cell table), so that a compiled encoder writes only those (the templates
+    hold 0 in the others): the entries per column ``width``, and per (table, column) ``width``
+    channels (row + 1: the table's rows follow the ``cell`` plane; -1 pads) and their float32
+    values (0 pads), in the same order."""
+    columns = [
+        [
+            [(row, value) for row, value in enumerate(table[:, code]) if value]
+            for code in range(table.shape[1])
+        ]
+        for table in tables
+    ]
+    width = max(len(entries) for per_table in columns for entries in per_table)
+    padded = [
+        entries + [(-1, 0.0)] * (width - len(entries))
+        for per_table in columns
+        for entries in per_table
+    ]
+    channels = [row + 1 if row >= 0 else -1 for entries in padded for row, _ in entries]
+    values = np.array([value for entries in padded for _, value in entries], dtype=np.float32)
+    return width, channels, values
