@@ -38,6 +38,7 @@ from boardlab.rl.fast.kernel_tables import (
     O_SIZE,
     common_tables,
     nonzero_entries,
+    sparse_templates,
 )
 
 _PHASES = ("deployment", "play", "over")
@@ -47,20 +48,18 @@ _ITEMS = len(ITEM_LETTERS)
 _SOUTH, _NORTH = SIDE_BASE
 # Integer slots after the header: the entries per cell code (below), the float offsets of
 # their values and of the items-left table, the hidden_setup option, the deployment's length,
-# the first pool channel (the pools of both sides are one block of channels); each hex's grid
+# where the templates' lists are (:func:`sparse_templates`, at the end); each hex's grid
 # place and zone (-1 for none); per (observing seat, zone) the zone and hidden channels; per
 # (observing seat, side) its first pool channel; the army's count of each unit kind; then per
 # (observing seat, cell code) the stack channels that code sets, ``O_STACK`` entries padded
 # with -1 (a unit or Mountain sets three of the 24: its piece, top and height).
-O_STACK, O_TABLES, O_LEFT, O_HIDDEN_SETUP, O_ORDER, O_POOL_BLOCK = range(HEADER, HEADER + 6)
+O_STACK, O_TABLES, O_LEFT, O_HIDDEN_SETUP, O_ORDER, O_TEMPLATES = range(HEADER, HEADER + 6)
 O_PLACES = HEADER + 6
 O_ZONE_OF = O_PLACES + NUM_HEXES
 O_ZONE_CHANNELS = O_ZONE_OF + NUM_HEXES
 O_POOLS = O_ZONE_CHANNELS + 8
 O_COUNTS = O_POOLS + 4
 O_SET = O_COUNTS + _UNITS
-_POOL_PLANES = 2 * (_ITEMS + 1)
-"""The pool block: per side its item kinds and ``item``."""
 
 
 def observer_tables(kernel: Kernel, encoder: CyvasseEncoder) -> tuple[KernelArray, ...]:
@@ -69,9 +68,8 @@ def observer_tables(kernel: Kernel, encoder: CyvasseEncoder) -> tuple[KernelArra
     header, templates = common_tables(kernel, encoder, _PHASES)
     width, channels, values = nonzero_entries(encoder.stack_tables())
     left = encoder.items_left(game.order).reshape(-1)  # type: ignore[attr-defined]
-    pool_block = min(encoder.channel(f"pool pool seat+{r} king") for r in range(2))
-    ints = [*header, width, templates.size, templates.size + values.size]
-    ints += [int(game.hidden_setup), len(game.order), pool_block]  # type: ignore[attr-defined]
+    ints = [*header, width, 0, values.size]
+    ints += [int(game.hidden_setup), len(game.order), 0]  # type: ignore[attr-defined]
     ints += [encoder.grid_place(HEX_NAMES[h]) for h in range(NUM_HEXES)]
     ints += list(ZONE_OF)
     ints += [
@@ -87,7 +85,11 @@ def observer_tables(kernel: Kernel, encoder: CyvasseEncoder) -> tuple[KernelArra
     ]
     ints += list(game.counts[:_UNITS])  # type: ignore[attr-defined]
     ints += channels
-    floats = np.concatenate([templates, values, left]).astype(np.float32)
+    size, area = header[O_SIZE], header[O_AREA]
+    lists, planes = sparse_templates(templates, size, area, len(ints), values.size + left.size)
+    ints[O_TEMPLATES] = len(ints)
+    ints += lists
+    floats = np.concatenate([values, left, planes]).astype(np.float32)
     return np.array(ints, dtype=np.int64), floats
 
 
@@ -98,6 +100,18 @@ def _copy(out: KernelArray, source: KernelArray) -> None:
     its own: Numba's cache would not see a shared helper change.)"""
     for k in range(source.shape[0]):
         out[k] = source[k]
+
+
+@numba.njit(cache=True)
+def _start(out: KernelArray, oi: KernelArray, of: KernelArray, template: int, area: int) -> None:
+    """Write template ``template`` (:func:`~boardlab.rl.fast.kernel_tables.sparse_templates`):
+    zeros, then its few nonzero planes."""
+    out[:] = 0.0
+    at = oi[oi[O_TEMPLATES] + template]
+    for k in range(oi[at]):
+        channel = oi[at + 1 + 2 * k]
+        plane = oi[at + 2 + 2 * k]
+        _copy(out[channel * area :], of[plane : plane + area])
 
 
 @numba.njit(cache=True)
@@ -117,14 +131,8 @@ def observe(
     phase = 2 if over else 0 if deploying else 1
     mover = 1 if not over and s[S_SIDE] == seat else 0
     turn = 1 if (s[S_PLACED] == 0 if deploying else s[S_JUMP_FROM] < 0) else 0
-    size = oi[O_SIZE]
     area = oi[O_AREA]
-    start = (((seat * oi[O_PHASES] + phase) * 2 + mover) * 2 + turn) * size
-    # The template but the pool block, which is written whole below.
-    pools_at = oi[O_POOL_BLOCK] * area
-    pools_end = pools_at + _POOL_PLANES * area
-    _copy(out, of[start : start + pools_at])
-    _copy(out[pools_end:], of[start + pools_end : start + size])
+    _start(out, oi, of, ((seat * oi[O_PHASES] + phase) * 2 + mover) * 2 + turn, area)
     cap = oi[O_CAP]
     if cap:
         _broadcast(out, oi[O_PLY], area, min(s[S_PLY] / cap, 1.0))
