@@ -35,6 +35,7 @@ from boardlab.rl.fast.kernel_tables import (
     O_SIZE,
     common_tables,
     nonzero_entries,
+    sparse_templates,
 )
 
 _PHASES = ("play", "over")
@@ -43,12 +44,13 @@ _CODES = 5
 the bonus square."""
 # Integer slots after the header: the value channel, the entries per square code (below), the
 # float offset of their values, the first channel and the number of channels of the block of
-# broadcast channels (pools and scores), each square's grid place; then per (observing seat,
+# broadcast channels (pools and scores), where the templates' lists are
+# (:func:`sparse_templates`, at the end), each square's grid place; then per (observing seat,
 # owner): the captured channel, the score channel, and the channel of each group size 1-6;
 # then per (observing seat, square code) the per-square channels that code sets,
 # ``O_SQUARE_CHANNELS`` entries padded with -1.
-O_VALUE, O_SQUARE_CHANNELS, O_TABLES, O_BLOCK, O_BLOCK_SIZE = range(HEADER, HEADER + 5)
-O_PLACES = HEADER + 5
+O_VALUE, O_SQUARE_CHANNELS, O_TABLES, O_BLOCK, O_BLOCK_SIZE, O_TEMPLATES = range(HEADER, HEADER + 6)
+O_PLACES = HEADER + 6
 O_CAPTURED = O_PLACES + SQUARES
 O_SCORES = O_CAPTURED + 4
 O_GROUPS = O_SCORES + 4
@@ -61,7 +63,10 @@ def observer_tables(kernel: Kernel, encoder: AnacundEncoder) -> tuple[KernelArra
     width, channels, values = nonzero_entries(encoder.square_tables())
     block = encoder.channel("pool groups seat+0 piece")
     block_size = encoder.channel(f"score seat+{encoder.players - 1}") + 1 - block
-    ints = [*header, encoder.channel("cell value"), width, templates.size, block, block_size]
+    # The block is 0 in every template, so a plane of it left at 0 needs no writing.
+    size, area = header[O_SIZE], header[O_AREA]
+    assert not templates.reshape(-1, size)[:, block * area : (block + block_size) * area].any()
+    ints = [*header, encoder.channel("cell value"), width, 0, block, block_size, 0]
     ints += [encoder.grid_place(str(square + 1)) for square in range(SQUARES)]
     pairs = [(seat, owner) for seat in range(2) for owner in range(2)]
     ints += [
@@ -77,7 +82,10 @@ def observer_tables(kernel: Kernel, encoder: AnacundEncoder) -> tuple[KernelArra
         for size in range(1, 7)
     ]
     ints += channels
-    floats = np.concatenate([templates, values]).astype(np.float32)
+    lists, planes = sparse_templates(templates, size, area, len(ints), values.size)
+    ints[O_TEMPLATES] = len(ints)
+    ints += lists
+    floats = np.concatenate([values, planes]).astype(np.float32)
     return np.array(ints, dtype=np.int64), floats
 
 
@@ -88,6 +96,18 @@ def _copy(out: KernelArray, source: KernelArray) -> None:
     its own: Numba's cache would not see a shared helper change.)"""
     for k in range(source.shape[0]):
         out[k] = source[k]
+
+
+@numba.njit(cache=True)
+def _start(out: KernelArray, oi: KernelArray, of: KernelArray, template: int, area: int) -> None:
+    """Write template ``template`` (:func:`~boardlab.rl.fast.kernel_tables.sparse_templates`):
+    zeros, then its few nonzero planes."""
+    out[:] = 0.0
+    at = oi[oi[O_TEMPLATES] + template]
+    for k in range(oi[at]):
+        channel = oi[at + 1 + 2 * k]
+        plane = oi[at + 2 + 2 * k]
+        _copy(out[channel * area :], of[plane : plane + area])
 
 
 @numba.njit(cache=True)
@@ -105,17 +125,12 @@ def observe(
     over = 1 if s[STATUS] != 0 else 0
     mover = 1 if over == 0 and s[SIDE] == seat else 0
     turn = 1 if s[SUB] == 0 else 0
-    size = oi[O_SIZE]
     area = oi[O_AREA]
-    start = (((seat * oi[O_PHASES] + over) * 2 + mover) * 2 + turn) * size
-    # The template but the block of pools and scores, whose planes are each filled once
-    # below from a value summed in their first place (nothing is allocated).
+    _start(out, oi, of, ((seat * oi[O_PHASES] + over) * 2 + mover) * 2 + turn, area)
+    # The block of pools and scores (zeros now): each plane's value is summed in its first
+    # place, and the planes that are not 0 filled from there at the end (nothing allocated).
     block = oi[O_BLOCK] * area
     block_end = block + oi[O_BLOCK_SIZE] * area
-    _copy(out, of[start : start + block])
-    _copy(out[block_end:], of[start + block_end : start + size])
-    for at in range(block, block_end, area):
-        out[at] = of[start + at]
     cap = oi[O_CAP]
     if cap:
         _broadcast(out, oi[O_PLY], area, min(s[PLY] / cap, 1.0))
@@ -150,4 +165,5 @@ def observe(
             if group:
                 out[oi[O_GROUPS + pair * 6 + group - 1] * area] += 1.0
     for at in range(block, block_end, area):
-        _broadcast(out, at // area, area, out[at])
+        if out[at] != 0.0:
+            _broadcast(out, at // area, area, out[at])
