@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from boardlab.core.engine import Kernel, KernelArray, kernel_for
+from boardlab.core.engine import EngineError, Kernel, KernelArray, kernel_for
 from boardlab.core.game import Game
 from boardlab.core.state import State
 from boardlab.rl.observation import ObservationEncoder, Planes
@@ -36,6 +36,7 @@ class CompiledObserver:
 
         self.game = game
         self.kernel = kernel
+        self.encoder = encoder
         self.shape = encoder.shape
         self._ints, self._floats = observer_module(game.id).observer_tables(kernel, encoder)
         self._observe_one = compiled_drivers(kernel).observe_one
@@ -67,6 +68,22 @@ class CompiledObserver:
             self._no_mask if mask is None else mask, self._legal_ids,
         )  # fmt: skip
         return planes
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a pickle keeps (environments pickle): the game, the encoder and the kernel
+        state; the kernel and the compiled functions are found again when it is loaded."""
+        return {"game": self.game, "encoder": self.encoder, "state": self.state}
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        game = saved["game"]
+        kernel = kernel_for(game)
+        if kernel is None:
+            raise EngineError(
+                f"this {game.id} environment observes on the compiled engine, "
+                "which is not available where it is loaded"
+            )
+        self.__init__(game, kernel, saved["encoder"])  # type: ignore[misc]
+        self.state = saved["state"]
 
     def _reseeded(self, game: Game) -> KernelArray:
         """The kernel parameters of ``game`` (another seed): Cyvasse holds its King-tie coin

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
 import numpy as np
@@ -192,3 +193,26 @@ def test_cyvasse_king_tie_follows_the_coin_of_each_reset_s_seed() -> None:
                 legal = sorted(state.legal_actions()) if agent == env.agent_selection else []
                 assert np.flatnonzero(seen["action_mask"]).tolist() == legal
     assert first_on_tie == {0, 1}
+
+
+def test_an_environment_pickled_mid_game_goes_on_with_the_same_observations() -> None:
+    # Trainers copy environments to worker processes; the compiled observer travels as its
+    # game and kernel state and finds its compiled code again where it is loaded.
+    env = BoardlabAECEnv("cyvasse", army=SMALL_ARMY)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(14):  # through the deployment into play
+        env.step(int(rng.choice(env.legal_actions())))
+    loaded = pickle.loads(pickle.dumps(env))
+    assert (loaded.compiled is None) is (env.compiled is None)
+    for _ in range(6):
+        action = int(rng.choice(env.legal_actions()))
+        for copy in (env, loaded):
+            copy.step(action)
+        for agent in env.agents:
+            seen, again = env.observe(agent), loaded.observe(agent)
+            assert np.array_equal(seen["observation"], again["observation"])
+            assert np.array_equal(seen["action_mask"], again["action_mask"])
+            seat = int(agent.removeprefix("player_"))
+            expected = env.encoder.reference(loaded.state_, seat)
+            assert np.array_equal(again["observation"], expected)
