@@ -182,6 +182,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per loop")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds")
+    parser.add_argument("--game", action="append", help="only these games (repeatable)")
     args = parser.parse_args()
     print(
         "| game | game step µs | floor µs | PettingZoo µs | own µs "
@@ -189,6 +190,8 @@ def main() -> None:
     )
     print("|---|---:|---:|---:|---:|---:|---:|")
     for game_id, options in GAMES:
+        if args.game and game_id not in args.game:
+            continue
         players = make(game_id, **options).num_players
         best = measure(
             {

@@ -27,18 +27,22 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-import gymnasium
 import numpy as np
-from pettingzoo import AECEnv
 from pettingzoo.classic import chess_v6, connect_four_v3
 from pettingzoo.utils import wrappers
 
 from boardlab.core.registry import make
 from boardlab.rl import BoardlabAECEnv, pettingzoo_env
+
+# The trivial environment of PettingZoo's floor is the adapter benchmark's.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from rl_pettingzoo import TrivialEnv
 
 GAMES: list[tuple[str, dict[str, Any]]] = [
     ("carnyx", {}),
@@ -129,50 +133,6 @@ def aec_loop(make_env: Callable[[], Any], from_mask: bool = True) -> Loop:
     return one_game
 
 
-class TrivialEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
-    """Two agents alternate for 100 steps with a constant observation: no game to speak of."""
-
-    metadata: dict[str, Any] = {"name": "trivial_v0", "is_parallelizable": False}  # noqa: RUF012
-    LENGTH = 100
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.possible_agents = ["player_0", "player_1"]
-        self.observation = {
-            "observation": np.zeros((2, 3, 3), np.float32),
-            "action_mask": np.ones(4, np.int8),
-        }
-        space = gymnasium.spaces.Box(0.0, 1.0, (2, 3, 3), np.float32)
-        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
-        self.action_spaces = dict.fromkeys(self.possible_agents, gymnasium.spaces.Discrete(4))
-        self.played = 0
-
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game of LENGTH steps."""
-        self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.agent_selection = self.agents[0]
-        self.played = 0
-
-    def observe(self, agent: str) -> dict[str, Any]:
-        """The same observation every time."""
-        return self.observation
-
-    def step(self, action: int | None) -> None:
-        """Pass the turn; end the game after LENGTH steps."""
-        if self.terminations[self.agent_selection]:
-            self._was_dead_step(action)
-            return
-        self.played += 1
-        if self.played == self.LENGTH:
-            self.terminations = dict.fromkeys(self.agents, True)
-        self.agent_selection = self.agents[self.played % 2]
-
-
 def main() -> None:
     """Print one Markdown table row per environment."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -185,7 +145,7 @@ def main() -> None:
             "PettingZoo chess_v6": aec_loop(chess_v6.env),
             "PettingZoo connect_four_v3": aec_loop(connect_four_v3.env),
             "trivial env (PettingZoo's floor)": aec_loop(
-                lambda: wrappers.OrderEnforcingWrapper(TrivialEnv())
+                lambda: wrappers.OrderEnforcingWrapper(TrivialEnv(2))
             ),
         },
         seconds,

@@ -7,7 +7,9 @@ opponent="level:easy")`` a Gymnasium environment of one seat against bots, and
 page; :class:`~boardlab.rl.observation.ObservationEncoder` defines them from the render model
 and :func:`observation_encoder` gives the game's fast encoder (:mod:`boardlab.rl.fast`), which
 reads the state directly and gives the same planes. :mod:`boardlab.rl.vector` steps batches of
-games on the compiled engine (it needs the ``fast`` extra too).
+games on the compiled engine (it needs the ``fast`` extra too); on that engine the PettingZoo
+and Gymnasium environments make their observations with the same compiled encoders, from a
+kernel state kept beside the reference state (:mod:`boardlab.rl.compiled`).
 """
 
 try:

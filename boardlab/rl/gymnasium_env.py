@@ -25,6 +25,7 @@ from boardlab.core.options import SEED
 from boardlab.core.outcome import Termination
 from boardlab.core.registry import make
 from boardlab.core.state import State
+from boardlab.rl.compiled import compiled_observer
 from boardlab.rl.fast import observation_encoder
 from boardlab.rl.observation import Planes
 from boardlab.rl.pettingzoo_env import RENDER_MODES, render_view
@@ -58,6 +59,8 @@ class BoardlabGymEnv(gymnasium.Env[Planes, np.int64]):
         if opponent.strip() == "human":
             raise OptionError("the opponent must be a bot, not 'human'")
         self.encoder = observation_encoder(self.game)
+        self.compiled = compiled_observer(self.game, self.encoder)
+        """The observations' maker on the compiled engine (None: ``encoder`` makes them)."""
         self.observation_space = gymnasium.spaces.Box(0.0, np.inf, self.encoder.shape, np.float32)
         self.action_space = gymnasium.spaces.Discrete(self.game.num_actions)
         self.state: State = self.game.new_initial_state()
@@ -79,6 +82,8 @@ class BoardlabGymEnv(gymnasium.Env[Planes, np.int64]):
                 assert bot is not None
                 self._bots[other] = bot
         self.state = self.game.new_initial_state()
+        if self.compiled is not None:
+            self.compiled.start(self.game, self.state)
         self._play_bots()
         return self._observe(), self._info()
 
@@ -87,7 +92,7 @@ class BoardlabGymEnv(gymnasium.Env[Planes, np.int64]):
         if int(action) not in self._legal:
             self._legal = []
             return self._observe(), -1.0, True, False, {**self._info(), "illegal_action": True}
-        self.state.apply_action(int(action))
+        self._play(int(action))
         self._play_bots()
         outcome = self.state.outcome
         reward = self.state.returns()[self.seat]
@@ -111,10 +116,18 @@ class BoardlabGymEnv(gymnasium.Env[Planes, np.int64]):
         state = self.state
         while not state.is_terminal() and state.current_player != self.seat:
             player = state.current_player
-            state.apply_action(self._bots[player].choose(state.view_state(player)))
+            self._play(self._bots[player].choose(state.view_state(player)))
         self._legal = state.legal_actions()
 
+    def _play(self, action: int) -> None:
+        """Play a legal ``action`` on the state (and the compiled observer's kernel state)."""
+        self.state.apply_action(action)
+        if self.compiled is not None:
+            self.compiled.apply(action)
+
     def _observe(self) -> Planes:
+        if self.compiled is not None:
+            return self.compiled.observe(self.seat)
         return self.encoder.encode(self.state, self.seat)
 
     def _info(self) -> Info:

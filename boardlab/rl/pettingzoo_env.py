@@ -26,6 +26,7 @@ from boardlab.core.options import SEED
 from boardlab.core.outcome import Termination
 from boardlab.core.registry import make
 from boardlab.core.state import State
+from boardlab.rl.compiled import compiled_observer
 from boardlab.rl.fast import observation_encoder
 
 Observation = dict[str, npt.NDArray[Any]]
@@ -71,6 +72,8 @@ class BoardlabAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type 
         self.game: Game = make(game_id, **options)
         self.metadata = {**self.metadata, "name": f"boardlab_{game_id.replace('-', '_')}_v0"}
         self.encoder = observation_encoder(self.game)
+        self.compiled = compiled_observer(self.game, self.encoder)
+        """The observations' maker on the compiled engine (None: ``encoder`` makes them)."""
         players = self.game.num_players
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -108,6 +111,8 @@ class BoardlabAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type 
             drawn = int(self._seeds.integers(2**31))
             self.game = make(self.game.id, **{**self._options, SEED: drawn})
         self.state_ = self.game.new_initial_state()
+        if self.compiled is not None:
+            self.compiled.start(self.game, self.state_)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -130,6 +135,8 @@ class BoardlabAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type 
         action = int(action)
         if self._is_legal(action):
             self.state_.apply_action(action)
+            if self.compiled is not None:
+                self.compiled.apply(action)
             self._after_move()
             return
         self.rewards[agent] = -1.0
@@ -183,9 +190,18 @@ class BoardlabAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type 
         """``agent``'s planes and, if it is on turn, its legal mask (else all zeros)."""
         found = self._cache.get(agent)
         if found is None:
+            seat = self._seat[agent]
             on_turn = agent == self.agent_selection and self._legal
-            mask = self._mask() if on_turn else self._no_actions
-            planes = self.encoder.encode(self.state_, self._seat[agent])
+            compiled = self.compiled
+            if compiled is None:
+                mask = self._mask() if on_turn else self._no_actions
+                planes = self.encoder.encode(self.state_, seat)
+            elif on_turn and self._legal_mask is None:  # the mask made with the planes
+                mask = self._legal_mask = np.zeros(self.game.num_actions, dtype=np.int8)
+                planes = compiled.observe(seat, mask)
+            else:
+                mask = self._mask() if on_turn else self._no_actions
+                planes = compiled.observe(seat)
             found = self._cache[agent] = {"observation": planes, "action_mask": mask}
         return found
 

@@ -110,20 +110,8 @@ class BatchedGame:
         self._options = dict(options)
         self.kernel = _kernel(self.game)
         self.encoder = observation_encoder(self.game)
-        observer = _observer(game_id)
-        self._tables = observer.observer_tables(self.kernel, self.encoder)
-        self.drivers = specialised(
-            _TEMPLATE,
-            {
-                "legal": self.kernel.legal,
-                "apply": self.kernel.apply,
-                "returns": self.kernel.returns,
-                "is_over": self.kernel.is_over,
-                "player": self.kernel.player,
-                "truncated": self.kernel.truncated,
-                "observe": observer.observe,
-            },
-        )
+        self._tables = observer_module(game_id).observer_tables(self.kernel, self.encoder)
+        self.drivers = compiled_drivers(self.kernel)
         self.learner = -1
         self.num_actions = self.game.num_actions
         self.observation_shape = self.encoder.shape
@@ -209,7 +197,24 @@ def _kernel(game: Any) -> Kernel:
     return kernel
 
 
-def _observer(game_id: str) -> ModuleType:
+def compiled_drivers(kernel: Kernel) -> ModuleType:
+    """The compiled batched step (:mod:`boardlab.rl.vector_template`) bound to ``kernel``'s
+    functions and its game's compiled observation encoder."""
+    return specialised(
+        _TEMPLATE,
+        {
+            "legal": kernel.legal,
+            "apply": kernel.apply,
+            "returns": kernel.returns,
+            "is_over": kernel.is_over,
+            "player": kernel.player,
+            "truncated": kernel.truncated,
+            "observe": observer_module(kernel.game.id).observe,
+        },
+    )
+
+
+def observer_module(game_id: str) -> ModuleType:
     """The game's compiled observation encoder module."""
     name = COMPILED_OBSERVERS.get(game_id)
     if name is None:

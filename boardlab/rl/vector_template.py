@@ -327,6 +327,26 @@ def reset(
 
 
 @numba.njit(cache=True)
+def observe_one(
+    p: KernelArray,
+    oi: KernelArray,
+    of: KernelArray,
+    s: KernelArray,
+    seat: int,
+    planes: KernelArray,
+    mask: KernelArray,
+    legal_ids: KernelArray,
+) -> None:
+    """``seat``'s planes of ``s`` into ``planes`` (contiguous, any shape) and, unless ``mask``
+    is empty, the legal ids of ``s`` set in it (``legal_ids`` is scratch): the observation of
+    the one-game environments (:mod:`boardlab.rl.compiled`)."""
+    observe(p, oi, of, s, seat, planes.reshape(-1))
+    if mask.shape[0]:
+        for k in range(legal(p, s, legal_ids)):
+            mask[legal_ids[k]] = 1
+
+
+@numba.njit(cache=True)
 def random_actions(
     legal_ids: KernelArray, counts: KernelArray, rng: KernelArray, out: KernelArray
 ) -> None:

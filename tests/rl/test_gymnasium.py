@@ -75,3 +75,24 @@ def test_render_shows_north_only_what_north_may_see(mode: str) -> None:
         truths.add(env.state.render())
     assert len(truths) == 3  # the bots deployed South differently in each game...
     assert len(drawn) == 1  # ...and North's picture is the same: it shows none of it
+
+
+@pytest.mark.parametrize(("game", "options"), CASES, ids=IDS)
+def test_observations_are_the_learner_s_reference_planes(
+    game: str, options: dict[str, Any]
+) -> None:
+    # On the compiled engine the planes come from a kernel state that follows every move,
+    # the bots' included, and shows the learner's seat only what it may see.
+    pytest.importorskip("numba")
+    env = gymnasium_env(game, "random", seat=1, **options)
+    assert env.compiled is not None
+    rng = np.random.default_rng(5)
+    for seed in (5, 6):
+        observation, _ = env.reset(seed=seed)
+        done = False
+        while not done:
+            assert np.array_equal(observation, env.encoder.reference(env.state, 1))
+            action = int(rng.choice(np.flatnonzero(env.action_masks())))
+            observation, _, terminated, truncated, _ = env.step(action)
+            done = terminated or truncated
+        assert np.array_equal(observation, env.encoder.reference(env.state, 1))

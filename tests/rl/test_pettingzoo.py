@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
+from boardlab.core.engine import ENGINE_VARIABLE
 from boardlab.core.registry import make
+from boardlab.games.cyvasse.board import RANK_OF
+from boardlab.games.cyvasse.state import CyvasseState
+from boardlab.games.cyvasse.units import KING, SIDE_BASE
 from boardlab.rl import BoardlabAECEnv, pettingzoo_env
 from tests.rl.cases import CASES, IDS, SMALL_ARMY
 
@@ -135,11 +140,18 @@ def test_observations_handed_out_stay_as_they_were_after_later_steps() -> None:
     assert np.array_equal(kept["action_mask"], mask)
 
 
+@pytest.mark.parametrize("engine", ["fast", "python"])
 @pytest.mark.parametrize(("game", "options"), CASES, ids=IDS)
 def test_observations_are_the_reference_planes_and_the_legal_mask(
-    game: str, options: dict[str, Any]
+    game: str, options: dict[str, Any], engine: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # On the compiled engine the planes and the mask come from a kernel state played beside
+    # the reference state; on the reference engine from the fast NumPy encoder.
+    if engine == "fast":
+        pytest.importorskip("numba")
+    monkeypatch.setenv(ENGINE_VARIABLE, engine)
     env = BoardlabAECEnv(game, **options)
+    assert (env.compiled is not None) is (engine == "fast")
     env.reset(seed=4)
     rng = np.random.default_rng(4)
     while env.agents and not env.terminations[env.agent_selection]:
@@ -153,3 +165,54 @@ def test_observations_are_the_reference_planes_and_the_legal_mask(
         if any(env.truncations.values()):
             break
         env.step(int(rng.choice(env.legal_actions())))
+
+
+def test_cyvasse_king_tie_follows_the_coin_of_each_reset_s_seed() -> None:
+    # Each reset's seed tosses the coin for a King tie; the compiled engine's kernel state
+    # must follow the same toss as the reference, or the seat to move after the deployment
+    # (its planes' "to move" and its mask) would differ.
+    pytest.importorskip("numba")
+    env = BoardlabAECEnv("cyvasse", army=SMALL_ARMY)
+    assert env.compiled is not None
+    rng = np.random.default_rng(0)
+    first_on_tie = set()
+    for seed in range(80):
+        env.reset(seed=seed)
+        while env.state_.deploying:  # type: ignore[attr-defined]
+            env.step(int(rng.choice(env.legal_actions())))
+        state = env.state_
+        assert isinstance(state, CyvasseState)
+        board = state.board
+        south, north = (abs(RANK_OF[board.index(base + KING)] - 6) for base in SIDE_BASE)
+        if south == north:
+            first_on_tie.add(state.current_player)
+            for seat in range(2):
+                agent = f"player_{seat}"
+                seen = env.observe(agent)
+                assert np.array_equal(seen["observation"], env.encoder.reference(state, seat))
+                legal = sorted(state.legal_actions()) if agent == env.agent_selection else []
+                assert np.flatnonzero(seen["action_mask"]).tolist() == legal
+    assert first_on_tie == {0, 1}
+
+
+def test_an_environment_pickled_mid_game_goes_on_with_the_same_observations() -> None:
+    # Trainers copy environments to worker processes; the compiled observer travels as its
+    # game and kernel state and finds its compiled code again where it is loaded.
+    env = BoardlabAECEnv("cyvasse", army=SMALL_ARMY)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(14):  # through the deployment into play
+        env.step(int(rng.choice(env.legal_actions())))
+    loaded = pickle.loads(pickle.dumps(env))
+    assert (loaded.compiled is None) is (env.compiled is None)
+    for _ in range(6):
+        action = int(rng.choice(env.legal_actions()))
+        for copy in (env, loaded):
+            copy.step(action)
+        for agent in env.agents:
+            seen, again = env.observe(agent), loaded.observe(agent)
+            assert np.array_equal(seen["observation"], again["observation"])
+            assert np.array_equal(seen["action_mask"], again["action_mask"])
+            seat = int(agent.removeprefix("player_"))
+            expected = env.encoder.reference(loaded.state_, seat)
+            assert np.array_equal(again["observation"], expected)

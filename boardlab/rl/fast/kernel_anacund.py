@@ -34,29 +34,39 @@ from boardlab.rl.fast.kernel_tables import (
     O_PLY,
     O_SIZE,
     common_tables,
+    nonzero_entries,
+    sparse_templates,
 )
 
 _PHASES = ("play", "over")
 _CODES = 5
 """Square codes (free, a piece of seat 0 or 1, blocked beside by seat 0 or 1); plus five on
 the bonus square."""
-# Integer slots after the header: the value channel, how many per-square channels follow the
-# cell plane, the float offset of the square tables, each square's grid place; then per
-# (observing seat, owner): the captured channel, the score channel, and the channel of each
-# group size 1-6.
-O_VALUE, O_SQUARE_CHANNELS, O_TABLES = HEADER, HEADER + 1, HEADER + 2
-O_PLACES = HEADER + 3
+# Integer slots after the header: the value channel, the entries per square code (below), the
+# float offset of their values, the first channel and the number of channels of the block of
+# broadcast channels (pools and scores), where the templates' lists are
+# (:func:`sparse_templates`, at the end), each square's grid place; then per (observing seat,
+# owner): the captured channel, the score channel, and the channel of each group size 1-6;
+# then per (observing seat, square code) the per-square channels that code sets,
+# ``O_SQUARE_CHANNELS`` entries padded with -1.
+O_VALUE, O_SQUARE_CHANNELS, O_TABLES, O_BLOCK, O_BLOCK_SIZE, O_TEMPLATES = range(HEADER, HEADER + 6)
+O_PLACES = HEADER + 6
 O_CAPTURED = O_PLACES + SQUARES
 O_SCORES = O_CAPTURED + 4
 O_GROUPS = O_SCORES + 4
+O_SET = O_GROUPS + 24
 
 
 def observer_tables(kernel: Kernel, encoder: AnacundEncoder) -> tuple[KernelArray, ...]:
     """The integer and float32 tables :func:`observe` reads for ``kernel``'s game."""
     header, templates = common_tables(kernel, encoder, _PHASES)
-    tables = [table.T.reshape(-1) for table in encoder.square_tables()]
-    channels = encoder.square_tables()[0].shape[0]
-    ints = [*header, encoder.channel("cell value"), channels, templates.size]
+    width, channels, values = nonzero_entries(encoder.square_tables())
+    block = encoder.channel("pool groups seat+0 piece")
+    block_size = encoder.channel(f"score seat+{encoder.players - 1}") + 1 - block
+    # The block is 0 in every template, so a plane of it left at 0 needs no writing.
+    size, area = header[O_SIZE], header[O_AREA]
+    assert not templates.reshape(-1, size)[:, block * area : (block + block_size) * area].any()
+    ints = [*header, encoder.channel("cell value"), width, 0, block, block_size, 0]
     ints += [encoder.grid_place(str(square + 1)) for square in range(SQUARES)]
     pairs = [(seat, owner) for seat in range(2) for owner in range(2)]
     ints += [
@@ -71,8 +81,33 @@ def observer_tables(kernel: Kernel, encoder: AnacundEncoder) -> tuple[KernelArra
         for seat, owner in pairs
         for size in range(1, 7)
     ]
-    floats = np.concatenate([templates, *tables]).astype(np.float32)
+    ints += channels
+    lists, planes = sparse_templates(templates, size, area, len(ints), values.size)
+    ints[O_TEMPLATES] = len(ints)
+    ints += lists
+    floats = np.concatenate([values, planes]).astype(np.float32)
     return np.array(ints, dtype=np.int64), floats
+
+
+@numba.njit(cache=True)
+def _copy(out: KernelArray, source: KernelArray) -> None:
+    """``out[: len(source)] = source`` as a loop, which LLVM vectorises: Numba's slice
+    assignment of an array copies element by element, four times slower. (Each encoder has
+    its own: Numba's cache would not see a shared helper change.)"""
+    for k in range(source.shape[0]):
+        out[k] = source[k]
+
+
+@numba.njit(cache=True)
+def _start(out: KernelArray, oi: KernelArray, of: KernelArray, template: int, area: int) -> None:
+    """Write template ``template`` (:func:`~boardlab.rl.fast.kernel_tables.sparse_templates`):
+    zeros, then its few nonzero planes."""
+    out[:] = 0.0
+    at = oi[oi[O_TEMPLATES] + template]
+    for k in range(oi[at]):
+        channel = oi[at + 1 + 2 * k]
+        plane = oi[at + 2 + 2 * k]
+        _copy(out[channel * area :], of[plane : plane + area])
 
 
 @numba.njit(cache=True)
@@ -90,43 +125,45 @@ def observe(
     over = 1 if s[STATUS] != 0 else 0
     mover = 1 if over == 0 and s[SIDE] == seat else 0
     turn = 1 if s[SUB] == 0 else 0
-    # The template, then the ply fraction. (Not shared with the other games' encoders:
-    # Numba's cache would not see a shared helper change.)
-    size = oi[O_SIZE]
     area = oi[O_AREA]
-    start = (((seat * oi[O_PHASES] + over) * 2 + mover) * 2 + turn) * size
-    out[:] = of[start : start + size]
+    _start(out, oi, of, ((seat * oi[O_PHASES] + over) * 2 + mover) * 2 + turn, area)
+    # The block of pools and scores (zeros now): each plane's value is summed in its first
+    # place, and the planes that are not 0 filled from there at the end (nothing allocated).
+    block = oi[O_BLOCK] * area
+    block_end = block + oi[O_BLOCK_SIZE] * area
     cap = oi[O_CAP]
     if cap:
         _broadcast(out, oi[O_PLY], area, min(s[PLY] / cap, 1.0))
-    channels = oi[O_SQUARE_CHANNELS]
-    table = oi[O_TABLES] + seat * 2 * _CODES * channels
+    width = oi[O_SQUARE_CHANNELS]
+    entries = seat * 2 * _CODES * width
     value = oi[O_VALUE] * area
     bonus = s[BONUS]
-    captured = np.zeros(2, dtype=np.int64)
-    points = np.zeros(2, dtype=np.int64)
     for square in range(SQUARES):
         code = s[BOARD + square]
         if code != 0:
-            owner = (code - 1) % 2
-            points[owner] += 1
+            # A piece scores for its owner, one more if it is blocked (captured); the bonus
+            # square adds the bonus points.
+            pair = seat * 2 + (code - 1) % 2
+            points = 1 + (p[P_BONUS_POINTS] if square == bonus else 0)
+            out[oi[O_SCORES + pair] * area] += points
             if code >= 3:
-                captured[owner] += 1
-            if square == bonus:
-                points[owner] += p[P_BONUS_POINTS]
+                out[oi[O_CAPTURED + pair] * area] += 1.0
         if square == bonus:
             code += _CODES
         place = oi[O_PLACES + square]
-        column = table + code * channels
-        for k in range(channels):
-            out[(1 + k) * area + place] = of[column + k]
+        at = entries + code * width
+        for k in range(width):
+            channel = oi[O_SET + at + k]
+            if channel < 0:
+                break
+            out[channel * area + place] = of[oi[O_TABLES] + at + k]
         out[value + place] = s[VALUES + square]
     for owner in range(2):
         pair = seat * 2 + owner
-        _broadcast(out, oi[O_CAPTURED + pair], area, captured[owner])
-        _broadcast(out, oi[O_SCORES + pair], area, points[owner])
         for slot in range(3):
             group = s[GROUPS + 3 * owner + slot]
             if group:
-                at = oi[O_GROUPS + pair * 6 + group - 1] * area
-                out[at : at + area] += 1.0
+                out[oi[O_GROUPS + pair * 6 + group - 1] * area] += 1.0
+    for at in range(block, block_end, area):
+        if out[at] != 0.0:
+            _broadcast(out, at // area, area, out[at])

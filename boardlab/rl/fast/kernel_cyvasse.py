@@ -37,6 +37,8 @@ from boardlab.rl.fast.kernel_tables import (
     O_PLY,
     O_SIZE,
     common_tables,
+    nonzero_entries,
+    sparse_templates,
 )
 
 _PHASES = ("deployment", "play", "over")
@@ -44,27 +46,30 @@ _UNITS = len(UNIT_LETTERS)
 _ITEMS = len(ITEM_LETTERS)
 """The pool channels of a side: one per item kind (units and Mountain), then ``item``."""
 _SOUTH, _NORTH = SIDE_BASE
-# Integer slots after the header: the stack channels, the float offsets of the stack tables
-# and of the items-left table, the hidden_setup option, the deployment's length; each hex's
-# grid place and zone (-1 for none); per (observing seat, zone) the zone and hidden channels;
-# per (observing seat, side) its first pool channel; the army's count of each unit kind.
-O_STACK, O_TABLES, O_LEFT, O_HIDDEN_SETUP, O_ORDER = range(HEADER, HEADER + 5)
-O_PLACES = HEADER + 5
+# Integer slots after the header: the entries per cell code (below), the float offsets of
+# their values and of the items-left table, the hidden_setup option, the deployment's length,
+# where the templates' lists are (:func:`sparse_templates`, at the end); each hex's grid
+# place and zone (-1 for none); per (observing seat, zone) the zone and hidden channels; per
+# (observing seat, side) its first pool channel; the army's count of each unit kind; then per
+# (observing seat, cell code) the stack channels that code sets, ``O_STACK`` entries padded
+# with -1 (a unit or Mountain sets three of the 24: its piece, top and height).
+O_STACK, O_TABLES, O_LEFT, O_HIDDEN_SETUP, O_ORDER, O_TEMPLATES = range(HEADER, HEADER + 6)
+O_PLACES = HEADER + 6
 O_ZONE_OF = O_PLACES + NUM_HEXES
 O_ZONE_CHANNELS = O_ZONE_OF + NUM_HEXES
 O_POOLS = O_ZONE_CHANNELS + 8
 O_COUNTS = O_POOLS + 4
+O_SET = O_COUNTS + _UNITS
 
 
 def observer_tables(kernel: Kernel, encoder: CyvasseEncoder) -> tuple[KernelArray, ...]:
     """The integer and float32 tables :func:`observe` reads for ``kernel``'s game."""
     game = kernel.game
     header, templates = common_tables(kernel, encoder, _PHASES)
-    tables = [table.T.reshape(-1) for table in encoder.stack_tables()]
+    width, channels, values = nonzero_entries(encoder.stack_tables())
     left = encoder.items_left(game.order).reshape(-1)  # type: ignore[attr-defined]
-    stack = encoder.stack_tables()[0].shape[0]
-    ints = [*header, stack, templates.size, templates.size + 2 * stack * CELLS]
-    ints += [int(game.hidden_setup), len(game.order)]  # type: ignore[attr-defined]
+    ints = [*header, width, 0, values.size]
+    ints += [int(game.hidden_setup), len(game.order), 0]  # type: ignore[attr-defined]
     ints += [encoder.grid_place(HEX_NAMES[h]) for h in range(NUM_HEXES)]
     ints += list(ZONE_OF)
     ints += [
@@ -79,8 +84,34 @@ def observer_tables(kernel: Kernel, encoder: CyvasseEncoder) -> tuple[KernelArra
         for side in range(2)
     ]
     ints += list(game.counts[:_UNITS])  # type: ignore[attr-defined]
-    floats = np.concatenate([templates, *tables, left]).astype(np.float32)
+    ints += channels
+    size, area = header[O_SIZE], header[O_AREA]
+    lists, planes = sparse_templates(templates, size, area, len(ints), values.size + left.size)
+    ints[O_TEMPLATES] = len(ints)
+    ints += lists
+    floats = np.concatenate([values, left, planes]).astype(np.float32)
     return np.array(ints, dtype=np.int64), floats
+
+
+@numba.njit(cache=True)
+def _copy(out: KernelArray, source: KernelArray) -> None:
+    """``out[: len(source)] = source`` as a loop, which LLVM vectorises: Numba's slice
+    assignment of an array copies element by element, four times slower. (Each encoder has
+    its own: Numba's cache would not see a shared helper change.)"""
+    for k in range(source.shape[0]):
+        out[k] = source[k]
+
+
+@numba.njit(cache=True)
+def _start(out: KernelArray, oi: KernelArray, of: KernelArray, template: int, area: int) -> None:
+    """Write template ``template`` (:func:`~boardlab.rl.fast.kernel_tables.sparse_templates`):
+    zeros, then its few nonzero planes."""
+    out[:] = 0.0
+    at = oi[oi[O_TEMPLATES] + template]
+    for k in range(oi[at]):
+        channel = oi[at + 1 + 2 * k]
+        plane = oi[at + 2 + 2 * k]
+        _copy(out[channel * area :], of[plane : plane + area])
 
 
 @numba.njit(cache=True)
@@ -100,12 +131,8 @@ def observe(
     phase = 2 if over else 0 if deploying else 1
     mover = 1 if not over and s[S_SIDE] == seat else 0
     turn = 1 if (s[S_PLACED] == 0 if deploying else s[S_JUMP_FROM] < 0) else 0
-    # The template, then the ply fraction. (Not shared with the other games' encoders:
-    # Numba's cache would not see a shared helper change.)
-    size = oi[O_SIZE]
     area = oi[O_AREA]
-    start = (((seat * oi[O_PHASES] + phase) * 2 + mover) * 2 + turn) * size
-    out[:] = of[start : start + size]
+    _start(out, oi, of, ((seat * oi[O_PHASES] + phase) * 2 + mover) * 2 + turn, area)
     cap = oi[O_CAP]
     if cap:
         _broadcast(out, oi[O_PLY], area, min(s[S_PLY] / cap, 1.0))
@@ -117,34 +144,48 @@ def observe(
         for zone in range(side_to_move + 1):
             if zone != seat:
                 hidden |= 1 << zone
-    stack = oi[O_STACK]
-    table = oi[O_TABLES] + seat * CELLS * stack
-    standing = np.zeros(CELLS, dtype=np.int64)
+    if not deploying:
+        # Each side's units lost: counted down from the army's counts in the first place of
+        # their pool planes (the planes are filled from there below), so nothing is allocated.
+        for side in range(2):
+            first = oi[O_POOLS + seat * 2 + side]
+            for kind in range(_UNITS):
+                out[(first + kind) * area] = oi[O_COUNTS + kind]
+    width = oi[O_STACK]
+    entries = seat * CELLS * width
     for h in range(NUM_HEXES):
         zone = oi[O_ZONE_OF + h]
         code = 0 if zone >= 0 and (hidden >> zone) & 1 else s[S_BOARD + h]
-        standing[code] += 1
         place = oi[O_PLACES + h]
         if deploying and zone >= 0:
             kind = (hidden >> zone) & 1
             out[oi[O_ZONE_CHANNELS + (seat * 2 + zone) * 2 + kind] * area + place] = 1.0
         if code:
-            column = table + code * stack
-            for k in range(stack):
-                out[(1 + k) * area + place] = of[column + k]
+            at = entries + code * width
+            for k in range(width):
+                channel = oi[O_SET + at + k]
+                if channel < 0:
+                    break
+                out[channel * area + place] = of[oi[O_TABLES] + at + k]
+            if not deploying and code >= _SOUTH:
+                side = 0 if code < _NORTH else 1
+                first = oi[O_POOLS + seat * 2 + side]
+                out[(first + code - SIDE_BASE[side]) * area] -= 1.0
     for side in range(2):
         first = oi[O_POOLS + seat * 2 + side]
-        if deploying:
-            if (hidden >> side) & 1:
-                _broadcast(out, first + _ITEMS, area, 1.0)  # one unknown "item"
-                continue
+        if not deploying:
+            for kind in range(_UNITS):
+                _broadcast(out, first + kind, area, out[(first + kind) * area])
+            for item in range(_UNITS, _ITEMS + 1):
+                _broadcast(out, first + item, area, 0.0)
+        elif (hidden >> side) & 1:
+            for item in range(_ITEMS):
+                _broadcast(out, first + item, area, 0.0)
+            _broadcast(out, first + _ITEMS, area, 1.0)  # one unknown "item"
+        else:
             done = oi[O_ORDER]
             placed = s[S_PLACED] if side == side_to_move else 0 if side > side_to_move else done
             row = oi[O_LEFT] + placed * _ITEMS
             for item in range(_ITEMS):
                 _broadcast(out, first + item, area, of[row + item])
-        else:
-            base = _SOUTH if side == 0 else _NORTH
-            for kind in range(_UNITS):
-                lost = oi[O_COUNTS + kind] - standing[base + kind]
-                _broadcast(out, first + kind, area, lost)
+            _broadcast(out, first + _ITEMS, area, 0.0)
