@@ -50,7 +50,7 @@ def replayed(record: str, folder: Path) -> str:
 
 def wait_for_ply(server: Server, match: str, ply: int, token: str | None = None) -> Any:
     """Poll the view until ``ply`` turns are played (a bot is answering)."""
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         status, view = server.get(f"/api/matches/{match}", token)
         assert status == 200

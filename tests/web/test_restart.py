@@ -127,7 +127,7 @@ def test_a_killed_bot_worker_does_not_stop_the_game(tmp_path: Path) -> None:
         status, view = turn(server, match, romans, 0, 0, "d1-d3")
         assert status == 200 and view["thinking"]
         # The workers are the fork server's children, once it has started them.
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120
         workers: list[int] = []
         while not workers and time.monotonic() < deadline:
             children = set(descendants(server.process.pid, depth=1))
@@ -208,7 +208,7 @@ def test_a_killed_server_leaves_no_process_behind(tmp_path: Path) -> None:
         match, (romans, _) = create(server, {"game": "murus-gallicus", "seats": seats})
         status, view = turn(server, match, romans, 0, 0, "d1-d3")
         assert status == 200 and view["thinking"]
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120
         children = set(descendants(server.process.pid, depth=1))
         while time.monotonic() < deadline and set(descendants(server.process.pid)) <= children:
             time.sleep(0.05)
@@ -217,7 +217,7 @@ def test_a_killed_server_leaves_no_process_behind(tmp_path: Path) -> None:
         assert set(processes) > children
     finally:
         server.stop(signal.SIGKILL)
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60
     while time.monotonic() < deadline and any(alive(pid) for pid in processes):
         time.sleep(0.1)
     left = [pid for pid in processes if alive(pid)]

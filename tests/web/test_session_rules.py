@@ -54,7 +54,7 @@ def refused(
 
 
 def wait_for(server: LocalServer, match: str, ply: int, token: str) -> Any:
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         view = server.get(f"/api/matches/{match}", token)[1]
         if view["ply"] >= ply and not view["thinking"]:
