@@ -27,6 +27,7 @@ from boardlab.analysis.seeding import TaskMaker, sorted_options
 from boardlab.analysis.store import RunStore
 from boardlab.analysis.trace import BOARD_EVERY, GameTask, GameTrace, play_traced
 from boardlab.core.errors import OptionError
+from boardlab.core.files import stop_signals_held
 from boardlab.core.game import Game
 from boardlab.core.options import SEED, format_value
 from boardlab.core.registry import game_class, make
@@ -223,8 +224,11 @@ def run_lab(
         todo = tasks(config, series, set(traces))
         for trace in run_tasks(play_traced, todo, jobs, total - len(traces), backend, address):
             record, trace.record = trace.record, None
-            trace.record = store.append(trace.to_json(), record)
-            traces[trace.key] = trace
-            if progress is not None:
-                progress(len(traces), total)
+            # A stop signal waits until the game just stored is counted, so the count that
+            # Ctrl-C reports is the games the store holds.
+            with stop_signals_held():
+                trace.record = store.append(trace.to_json(), record)
+                traces[trace.key] = trace
+                if progress is not None:
+                    progress(len(traces), total)
     return [traces[key] for key in sorted(traces)]
