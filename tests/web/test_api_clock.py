@@ -321,7 +321,7 @@ def test_without_the_timer_the_next_request_finds_the_flag(
             address = server.url.replace("http://", "ws://") + f"ws/matches/{match}"
             with connect(address) as socket:
                 socket.send(json.dumps({"tokens": []}))
-                view = json.loads(socket.recv(timeout=10))["view"]
+                view = json.loads(socket.recv(timeout=30))["view"]
         elif first == "record":
             status, record = server.get(f"/api/matches/{match}/record", gauls)
             assert status == 200 and "Termination: timeout" in record
