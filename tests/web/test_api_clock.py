@@ -284,7 +284,7 @@ def test_a_bot_thinks_within_its_clock(shared_server: Server) -> None:
         assert turn(shared_server, match, romans, 0, ply, a_turn(shared_server, match))[0] == 200
         view = wait_for_ply(shared_server, match, ply + 2, romans)
     assert view["result"] is None or view["result"]["termination"] != "timeout"
-    # Measured: about 0.8 s in all with the budget (1.1-1.4 s at load 15 on two cores: the
+    # Measured: about 0.8 s in all with the budget (1.0-1.6 s at load 15-16 on two cores: the
     # time between a turn and the bot's answer is charged too), 2.9 s without it (its own
     # time limits, of wall clock). The budget's figures are checked in test_bot_budget.py.
     spent = 3 - view["clock"]["remaining"][1]
