@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from playwright.sync_api import Browser, Playwright
+from playwright.sync_api import Browser, Playwright, expect
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -17,6 +17,12 @@ CHROMIUM_ARGS = [
 ]
 
 
+EXPECT_MS = 20_000
+"""How long Playwright's ``expect`` waits for a page to show something (its default, 5 s, is
+short for a page answering through a server on a loaded two-core machine)."""
+
+
 def launch(playwright: Playwright) -> Browser:
-    """A headless Chromium (Debian's, never a downloaded browser)."""
+    """A headless Chromium (Debian's, never a downloaded browser); ``expect`` waits EXPECT_MS."""
+    expect.set_options(timeout=EXPECT_MS)
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

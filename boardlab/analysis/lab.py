@@ -223,10 +223,10 @@ def run_lab(
             progress(len(traces), total)
         todo = tasks(config, series, set(traces))
         for trace in run_tasks(play_traced, todo, jobs, total - len(traces), backend, address):
-            # Ctrl-C waits until the game is stored and counted, so the count printed on
-            # interruption is the number of games stored.
+            record, trace.record = trace.record, None
+            # A stop signal waits until the game just stored is counted, so the count that
+            # Ctrl-C reports is the games the store holds.
             with stop_signals_held():
-                record, trace.record = trace.record, None
                 trace.record = store.append(trace.to_json(), record)
                 traces[trace.key] = trace
                 if progress is not None:

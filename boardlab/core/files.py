@@ -14,8 +14,9 @@ import os
 import signal
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import FrameType
 
 from boardlab.core.errors import SaveError
 
@@ -64,11 +65,23 @@ def stop_signals_held() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    # The handlers are swapped for one that notes the signal, rather than the signals masked:
+    # the kernel hands a signal the main thread masks to another thread (a process pool's),
+    # and Python runs the handler in the main thread all the same.
+    caught: list[int] = []
+    held: dict[signal.Signals, Callable[[int, FrameType | None], object] | int] = {}
     try:
+        for stop in STOP_SIGNALS:
+            handler = signal.getsignal(stop)
+            if handler is not None:  # None: set outside Python, left alone
+                held[stop] = handler
+                signal.signal(stop, lambda signum, frame: caught.append(signum))
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        for stop, handler in held.items():
+            signal.signal(stop, handler)
+        for signum in dict.fromkeys(caught):
+            signal.raise_signal(signum)
 
 
 def check_target(path: str | Path, *, overwrite: bool) -> Path:

@@ -151,7 +151,7 @@ def _run(out: Path, *extra: str) -> subprocess.Popen[str]:
 
 def test_ctrl_c_keeps_the_games_and_resume_gives_the_same_report(tmp_path: Path) -> None:
     child = _run(tmp_path / "stopped")
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 300
     while time.monotonic() < deadline and len(list(read_rows(tmp_path / "stopped"))) < 3:
         time.sleep(0.02)
     child.send_signal(signal.SIGINT)

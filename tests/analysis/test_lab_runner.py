@@ -90,7 +90,7 @@ run_lab(LabConfig("murus-gallicus", 5, 150, players=("random",)), sys.argv[1], j
 def test_a_killed_run_resumes_to_the_same_games(tmp_path: Path) -> None:
     out = tmp_path / "run"
     child = subprocess.Popen([sys.executable, "-c", KILLED_RUN, str(out)])
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 300
     while time.monotonic() < deadline and len(list(read_rows(out))) < 3:
         time.sleep(0.01)
     child.send_signal(signal.SIGKILL)

@@ -46,7 +46,7 @@ def test_workers_die_with_a_killed_parent(tmp_path: Path) -> None:
         assert len(group_members(process.pid)) == 3
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=WAIT)
-        wait_for(lambda: group_members(process.pid) == [], timeout=10)
+        wait_for(lambda: group_members(process.pid) == [])
         left = _records(folder)
         time.sleep(1)
         assert _records(folder) == left

@@ -176,7 +176,7 @@ def test_a_killed_command_resumes_to_the_same_table(tmp_path: Path) -> None:
     command += [arg for spec in specs for arg in ("--player", spec)]
     command += ["--games-per-pairing", "40", "--out"]
     child = subprocess.Popen([*command, str(tmp_path / "run")], stdout=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 300
     while time.monotonic() < deadline and len(list(read_rows(tmp_path / "run"))) < 4:
         time.sleep(0.005)
     child.send_signal(signal.SIGKILL)

@@ -12,7 +12,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 BOARDLAB = str(Path(sys.executable).with_name("boardlab"))
-WAIT = 60.0
+WAIT = 120.0
 """Seconds any wait in these tests may take before the test fails."""
 
 

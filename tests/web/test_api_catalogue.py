@@ -49,7 +49,7 @@ def test_unknown_api_path_is_one_json_error(shared_server: Server) -> None:
 def test_every_answer_carries_the_security_headers(shared_server: Server) -> None:
     import urllib.request
 
-    with urllib.request.urlopen(shared_server.url + "api/catalogue", timeout=10) as answer:
+    with urllib.request.urlopen(shared_server.url + "api/catalogue", timeout=30) as answer:
         headers = answer.headers
     assert headers["X-Content-Type-Options"] == "nosniff"
     assert "default-src 'self'" in headers["Content-Security-Policy"]

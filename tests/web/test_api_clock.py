@@ -83,18 +83,21 @@ def test_first_turns_are_free_then_the_mover_is_charged_with_its_increment(
     clock = view_of(shared_server, match)["clock"]
     assert clock["kind"] == "realtime" and clock["label"] == "1+2"
     assert clock["remaining"] == [60, 60] and clock["running"] is None
+    # The Romans' clock starts during the opening and stops during their next turn: what it
+    # is charged lies within the time the test measures around both (a loaded machine may
+    # make either request slow). 0.001: the view rounds times to milliseconds.
+    started = time.monotonic()
     opening(shared_server, match, romans, gauls)
     view = view_of(shared_server, match)
     # Neither first turn was timed (nor earned an increment); the Romans' clock runs now.
     assert view["clock"]["remaining"] == [60, 60] and view["clock"]["running"] == 0
-    assert 0 <= view["now"] - view["clock"]["since"] < 5
+    assert 0 <= view["now"] - view["clock"]["since"] < time.monotonic() - started + 0.001
     time.sleep(0.5)
-    started = time.monotonic()
     status, view = turn(shared_server, match, romans, 0, 2, "c1-c3")
     took = time.monotonic() - started
     assert status == 200
     spent = 60 + 2 - view["clock"]["remaining"][0]
-    assert 0.5 <= spent < 0.5 + took + 1.0
+    assert 0.5 <= spent < took + 0.001
     assert view["clock"]["remaining"][1] == 60 and view["clock"]["running"] == 1
     assert listed(shared_server, match)["clock"] == "1+2"
 
@@ -121,14 +124,16 @@ def test_a_flag_found_by_a_request_ends_the_game_and_the_record_says_so(
 def test_the_server_flags_on_its_own_without_any_request(shared_server: Server) -> None:
     match, (romans, gauls) = create(shared_server, clocked({"base": 2, "increment": 1}))
     assert romans and gauls
+    # The Romans' 2 s start when the opening's last turn is committed, between these times.
+    before, moved = datetime.now(UTC), time.monotonic()
     opening(shared_server, match, romans, gauls)
-    moved = time.monotonic()
+    after = datetime.now(UTC)
     line = listed(shared_server, match)
     assert line["status"] == "active" and line["deadline"] is not None
     deadline = datetime.fromisoformat(line["deadline"])
-    assert timedelta(seconds=1) < deadline - datetime.now(UTC) <= timedelta(seconds=2)
+    assert before + timedelta(seconds=2) <= deadline <= after + timedelta(seconds=2)
     while listed(shared_server, match)["status"] == "active":
-        assert time.monotonic() - moved < 10, "no flag within 10 s of a 2 s clock"
+        assert time.monotonic() - moved < 60, "no flag within 60 s of a 2 s clock"
         time.sleep(0.1)
     assert time.monotonic() - moved >= 2
     line = listed(shared_server, match)
@@ -140,21 +145,22 @@ def test_a_flag_falls_at_its_time_across_a_restart(tmp_path: Path) -> None:
     stored deadline, with no request for the match."""
     db = tmp_path / "boardlab.sqlite3"
     server = start_server(db)
-    match, (romans, gauls) = create(server, clocked({"base": 6, "increment": 0}))
+    # The clock outlasts a restart on a loaded machine (a start took up to 3.4 s at load 12).
+    match, (romans, gauls) = create(server, clocked({"base": 15, "increment": 0}))
     assert romans and gauls
-    opening(server, match, romans, gauls)
     moved = time.monotonic()
+    opening(server, match, romans, gauls)
     deadline = listed(server, match)["deadline"]
     assert server.stop(signal.SIGKILL) == -signal.SIGKILL
 
     server = start_server(db)
     try:
-        assert time.monotonic() - moved < 6, "the restart took longer than the clock"
+        assert time.monotonic() - moved < 15, "the restart took longer than the clock"
         assert listed(server, match)["status"] == "active"
         while listed(server, match)["status"] == "active":
-            assert time.monotonic() - moved < 15, "no flag after the restart"
+            assert time.monotonic() - moved < 75, "no flag after the restart"
             time.sleep(0.1)
-        assert time.monotonic() - moved >= 6
+        assert time.monotonic() - moved >= 15
         view = view_of(server, match, gauls)
         assert view["result"]["termination"] == "timeout"
         assert view["result"]["results"] == ["loss", "win"]
@@ -176,10 +182,11 @@ def test_days_per_move_time_every_turn_and_a_seat_out_of_days_loses(tmp_path: Pa
         assert line["clock"] == "2 days per move"
         created = datetime.fromisoformat(line["created"])
         assert datetime.fromisoformat(line["deadline"]) - created == timedelta(days=2)
+        before = datetime.now(UTC)
         assert turn(server, match, romans, 0, 0, "d1-d3")[0] == 200
-        line = listed(server, match)
-        left = datetime.fromisoformat(line["deadline"]) - datetime.now(UTC)
-        assert timedelta(days=2) - timedelta(seconds=5) < left <= timedelta(days=2)
+        after = datetime.now(UTC)
+        due = datetime.fromisoformat(listed(server, match)["deadline"])
+        assert before + timedelta(days=2) <= due <= after + timedelta(days=2)
     finally:
         server.stop()
     # Three days pass while the server is down: the Gauls' move was due a day ago.
@@ -192,7 +199,7 @@ def test_days_per_move_time_every_turn_and_a_seat_out_of_days_loses(tmp_path: Pa
     try:
         line = listed(server, match)
         started = time.monotonic()
-        while line["status"] == "active" and time.monotonic() - started < 10:
+        while line["status"] == "active" and time.monotonic() - started < 60:
             time.sleep(0.1)
             line = listed(server, match)
         assert line["status"] == "finished" and line["result"] == "Romans won (out of time)"
@@ -277,9 +284,11 @@ def test_a_bot_thinks_within_its_clock(shared_server: Server) -> None:
         assert turn(shared_server, match, romans, 0, ply, a_turn(shared_server, match))[0] == 200
         view = wait_for_ply(shared_server, match, ply + 2, romans)
     assert view["result"] is None or view["result"]["termination"] != "timeout"
-    # Measured: about 0.8 s in all with the budget, 2.9 s without it (its own time limits).
+    # Measured: about 0.8 s in all with the budget (1.0-1.6 s at load 15-16 on two cores: the
+    # time between a turn and the bot's answer is charged too), 2.9 s without it (its own
+    # time limits, of wall clock). The budget's figures are checked in test_bot_budget.py.
     spent = 3 - view["clock"]["remaining"][1]
-    assert 0 < spent < 1.6, f"the bot spent {spent:.2f} s of its 3 in five turns"
+    assert 0 < spent < 2.2, f"the bot spent {spent:.2f} s of its 3 in five turns"
 
 
 @pytest.mark.parametrize(
@@ -312,7 +321,7 @@ def test_without_the_timer_the_next_request_finds_the_flag(
             address = server.url.replace("http://", "ws://") + f"ws/matches/{match}"
             with connect(address) as socket:
                 socket.send(json.dumps({"tokens": []}))
-                view = json.loads(socket.recv(timeout=10))["view"]
+                view = json.loads(socket.recv(timeout=30))["view"]
         elif first == "record":
             status, record = server.get(f"/api/matches/{match}/record", gauls)
             assert status == 200 and "Termination: timeout" in record

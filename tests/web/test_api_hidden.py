@@ -31,7 +31,7 @@ def listen(stack: ExitStack, server: Server, match: str, tokens: list[str]) -> C
     url = server.url.replace("http://", "ws://") + f"ws/matches/{match}"
     socket = stack.enter_context(connect(url))
     socket.send(json.dumps({"tokens": tokens}))
-    socket.recv(timeout=10)
+    socket.recv(timeout=30)
     return socket
 
 

@@ -102,11 +102,11 @@ def test_a_binary_first_websocket_frame_is_a_clean_close(server: Server, first: 
     match, _ = create(server, MURUS_HOT_SEAT)
     with connect(server.url.replace("http://", "ws://") + f"ws/matches/{match}") as socket:
         socket.send(first)
-        answer = json.loads(socket.recv(timeout=10))
+        answer = json.loads(socket.recv(timeout=30))
         assert answer["type"] == "error" and answer["status"] == 400
         assert "binary" in answer["error"]
         with pytest.raises(ConnectionClosed) as closed:
-            socket.recv(timeout=10)
+            socket.recv(timeout=30)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
     _assert_clean_log(server)
 
@@ -116,11 +116,11 @@ def test_binary_and_deep_websocket_messages_leave_no_traceback(server: Server) -
     url = server.url.replace("http://", "ws://") + f"ws/matches/{match}"
     with connect(url) as socket:
         socket.send("[" * 4000)
-        answer = json.loads(socket.recv(timeout=10))
+        answer = json.loads(socket.recv(timeout=30))
         assert answer["status"] == 400 and "nested too deeply" in answer["error"]
     with connect(url) as socket:
         socket.send(json.dumps({"tokens": []}))
-        assert json.loads(socket.recv(timeout=10))["type"] == "view"
+        assert json.loads(socket.recv(timeout=30))["type"] == "view"
         socket.send(b"\xff" * 10)  # after the first message: read and ignored
         socket.send("still here")
     assert server.get(f"/api/matches/{match}")[0] == 200

@@ -229,7 +229,7 @@ def test_a_match_without_a_human_seat_always_ends(
     bots = [{"kind": "bot", "bot": "random"}] * 2
     match, _ = create(shared_server, {"game": game, "seats": bots, "options": options})
     # The bots start at once: a Cyvasse record is refused (409) while a deployment is hidden.
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120
     status, record = shared_server.get(f"/api/matches/{match}/record")
     while status == 409 and time.monotonic() < deadline:
         time.sleep(0.1)

@@ -37,7 +37,7 @@ def follow(server: Server, match: str, tokens: list[str]) -> Iterator[ClientConn
     """A websocket client of ``match``, past its first view."""
     with connect(server.url.replace("http://", "ws://") + f"ws/matches/{match}") as socket:
         socket.send(json.dumps({"tokens": tokens}))
-        assert json.loads(socket.recv(timeout=10))["type"] == "view"
+        assert json.loads(socket.recv(timeout=30))["type"] == "view"
         yield socket
 
 
