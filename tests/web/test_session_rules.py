@@ -44,12 +44,12 @@ def play(server: LocalServer, match: str, token: str, seat: int, ply: int, text:
 def refused(
     server: LocalServer, match: str, token: str, path: str, body: Any, status: int, words: str
 ) -> None:
-    """POST ``body`` to the match's ``path``: refused with ``status`` and ``words``, and every
-    view of the match is as before."""
+    """POST ``body`` to the match's ``path``: refused with ``status`` and a sentence that
+    begins with ``words``, and every view of the match is as before."""
     views = [server.get(f"/api/matches/{match}", who) for who in (token, None)]
     answer = server.post(f"/api/matches/{match}/{path}", body, token)
     assert answer[0] == status, answer
-    assert words in answer[1]["error"], answer
+    assert answer[1]["error"].startswith(words), answer
     assert [server.get(f"/api/matches/{match}", who) for who in (token, None)] == views
 
 
@@ -256,9 +256,27 @@ def test_takebacks_against_a_bot_and_their_refusals(here: LocalServer) -> None:
     hot, (first_seat, second_seat) = create(here, HOT_SEAT)
     both = f"{first_seat},{second_seat}"
     play(here, hot, both, 0, 0, "d1-d3")
-    refused(here, hot, both, "takeback", {"seat": 0}, 409, "only allowed against a bot")
+    refused(here, hot, both, "takeback", {"seat": 0}, 409,
+            "takebacks are only allowed against a bot")  # fmt: skip
     here.post(f"/api/matches/{match}/resign", {"seat": 0}, romans)
     refused(here, match, romans, "takeback", {"seat": 0}, 409, "the game is over")
+
+
+def test_a_takeback_undoes_the_takers_own_turn_when_it_is_the_last_one(here: LocalServer) -> None:
+    """Two people at one screen against a bot: the first person's turn is taken back while the
+    second is to move, and the bot's opening stays."""
+    seats = [BOT, {"kind": "human"}, {"kind": "human"}]
+    match, (_, second, third) = create(here, {"game": "colosseum-offcuts", "seats": seats})
+    both = f"{second},{third}"
+    opening = wait_for(here, match, 1, both)
+    names = [player["name"] for player in opening["players"]]
+    refused(here, match, both, "takeback", {"seat": 2}, 409,
+            f"{names[2]} has no turn to take back")  # fmt: skip
+    status, view = play(here, match, both, 1, 1, opening["legal"][0]["text"])
+    assert status == 200 and view["to_move"] == 2
+    status, view = here.post(f"/api/matches/{match}/takeback", {"seat": 1}, both)
+    assert status == 200, view
+    assert view["ply"] == 1 and view["to_move"] == 1 and view["moves"] == opening["moves"]
 
 
 def test_a_bot_that_moves_first_thinks_then_plays(here: LocalServer) -> None:
