@@ -9,6 +9,7 @@ import pytest
 
 from boardlab.analysis.finishes import Finish
 from boardlab.analysis.ratings import Rating, elo_ratings, rate
+from boardlab.analysis.tournament_report import standings
 from boardlab.core.errors import OptionError
 from boardlab.core.outcome import Result
 
@@ -99,3 +100,13 @@ def test_refusals_say_what_is_wrong() -> None:
         rate([Finish(("a", "b"), (0, 1))])
     with pytest.raises(OptionError, match=r"^no finished games to rate$"):
         rate([])
+
+
+def test_the_crosstable_scores_each_meeting_one_ahead_half_tied_nothing_behind() -> None:
+    # a beats b twice and draws once; in a three-seat game c wins, a and b lose together.
+    finishes = [Finish(("a", "b"), (0, 1))] * 2 + [Finish(("b", "a"), (0, 0))]
+    score = standings(finishes, "b").score
+    assert score["a"]["b"] == pytest.approx(2.5 / 3) and score["b"]["a"] == pytest.approx(0.5 / 3)
+    three = [Finish(("a", "b", "c"), (1, 1, 0))]
+    score = standings(three, "a").score
+    assert (score["c"]["a"], score["a"]["c"], score["a"]["b"]) == (1.0, 0.0, 0.5)
