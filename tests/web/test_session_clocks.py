@@ -7,8 +7,10 @@ each seat has left, and the flag of a seat out of time, dated when its time ran 
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -60,11 +62,20 @@ def test_a_real_time_clock_runs_from_each_seats_second_turn_and_adds_the_increme
     assert opened["clock"]["remaining"] == [60, 60] and opened["clock"]["running"] == 0
     assert 0 <= opened["now"] - opened["clock"]["since"] < 5
     time.sleep(0.3)
+    line = listed(here, match)
+    assert line["status"] == "active" and re.fullmatch(r".*T.*\.\d{6}\+00:00", line["deadline"])
+    due = datetime.fromisoformat(line["deadline"]).timestamp()
+    assert due == pytest.approx(opened["clock"]["since"] + 60, abs=0.002)
     view = play(here, match, romans, 0, 2, "c1-c3")
     spent = 60 + 2 - view["clock"]["remaining"][0]
     assert 0.3 <= spent < view["now"] - opened["clock"]["since"] + 0.01
     assert view["clock"]["remaining"][1] == 60 and view["clock"]["running"] == 1
     assert view["clock"]["since"] >= opened["clock"]["since"] + 0.3
+
+
+def listed(server: LocalServer, match: str) -> Any:
+    """The lobby's line of a match."""
+    return next(m for m in server.get("/api/matches?limit=200")[1]["matches"] if m["id"] == match)
 
 
 def test_days_per_move_time_every_turn_from_the_first(here: LocalServer) -> None:
@@ -106,3 +117,4 @@ def test_a_match_without_a_clock_shows_none(here: LocalServer) -> None:
     assert status == 201
     view = here.get(f"/api/matches/{answer['id']}")[1]
     assert view["clock"] is None and "now" not in view
+    assert listed(here, answer["id"])["deadline"] is None

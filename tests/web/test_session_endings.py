@@ -7,6 +7,7 @@ record a player downloads, rematches, and a match played on from the analysis bo
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -133,3 +134,23 @@ def test_a_match_played_on_from_the_analysis_board_starts_with_its_line(
     view = here.get(f"/api/matches/{created['id']}", created["seats"][1]["token"])[1]
     assert [move["turn"] for move in view["moves"]] == line
     assert view["ply"] == 3 and view["to_move"] == 1 and view["legal"]
+
+
+def test_a_match_reads_back_the_same_after_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "boardlab.sqlite3"
+    with serve_here(db) as first:
+        body = {"game": "murus-gallicus", "seats": HUMANS, "clock": {"days": 3}}
+        status, answer = first.post("/api/matches", body)
+        assert status == 201, answer
+        match, romans = answer["id"], answer["seats"][0]["token"]
+        gauls = answer["seats"][1]["token"]
+        post(first, match, "turn", romans, seat=0, ply=0, turn="d1-d3")
+        post(first, match, "turn", gauls, seat=1, ply=1, turn="a7-a5")
+        post(first, match, "offer", romans, seat=0, kind="draw")
+        before = [first.get(f"/api/matches/{match}", token)[1] for token in (romans, None)]
+    with serve_here(db) as second:
+        after = [second.get(f"/api/matches/{match}", token)[1] for token in (romans, None)]
+    for old, new in zip(before, after, strict=True):
+        del old["now"], new["now"]  # the server's time as it answers
+        assert new == old
+    assert after[0]["ply"] == 2 and after[0]["offer"] == {"kind": "draw", "seat": 0}
