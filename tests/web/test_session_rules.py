@@ -334,6 +334,45 @@ def test_a_preview_is_drawn_as_the_seat_sees_it(here: LocalServer) -> None:
     assert preview["notes"] == seen["notes"] and "South's deployment is hidden" in preview["notes"]
 
 
+def test_a_preview_of_a_whole_turn_shows_the_board_the_turn_commits(here: LocalServer) -> None:
+    match, (romans, _) = create(here, HOT_SEAT)
+    path = f"/api/matches/{match}/preview"
+    preview = here.post(path, {"seat": 0, "steps": ["d1-d3"]}, romans)[1]
+    view = play(here, match, romans, 0, 0, "d1-d3")[1]
+    assert (preview["svg"], preview["status_text"]) == (view["svg"], view["status_text"])
+
+
+def test_a_deployment_that_would_reveal_the_other_is_previewed_before_its_last_step(
+    here: LocalServer,
+) -> None:
+    """North deploys second: each step shows on its preview, but the last one, which would end
+    the deployment and so reveal South's army, is marked on the position before it."""
+    cyvasse = {"game": "cyvasse", "seats": [{"kind": "human"}, {"kind": "invite"}]}
+    match, (south, north) = create(here, cyvasse)
+    path = f"/api/matches/{match}/preview"
+    # South's whole deployment shows as it will be committed: nothing is hidden from South.
+    steps: list[str] = []
+    preview = here.post(path, {"seat": 0, "steps": steps}, south)[1]
+    while not preview["turn_complete"]:
+        steps.append(preview["legal"][0]["text"])
+        preview = here.post(path, {"seat": 0, "steps": steps}, south)[1]
+    view = play(here, match, south, 0, 0, "+".join(steps))[1]
+    assert preview["svg"] == view["svg"] and view["phase"] == "deployment"
+    steps = []
+    previews = [here.post(path, {"seat": 1, "steps": steps}, north)[1]]
+    while not previews[-1]["turn_complete"]:
+        steps.append(previews[-1]["legal"][0]["text"])
+        previews.append(here.post(path, {"seat": 1, "steps": steps}, north)[1])
+    left = len(steps)
+    for placed, preview in enumerate(previews[:-1]):
+        assert preview["status_text"].endswith(f"({left - placed} left)"), preview
+    whole, before = previews[-1], previews[-2]
+    assert whole["legal"] == [] and whole["phase"] == "deployment"
+    assert whole["status_text"] == before["status_text"] and whole["notes"] == before["notes"]
+    assert "South's deployment is hidden" in whole["notes"]
+    assert marks(whole["svg"]) == marks(before["svg"]) | {steps[-1].split("@")[1]}
+
+
 def test_the_record_is_dated_when_the_match_was_made_and_names_a_resignation(
     here: LocalServer,
 ) -> None:
