@@ -113,6 +113,11 @@ def test_a_view_offers_moves_only_to_the_seat_to_move(here: LocalServer) -> None
     match, (romans, gauls) = create(here, HOT_SEAT)
     mover = here.get(f"/api/matches/{match}", romans)[1]
     assert len(mover["legal"]) == 20 and mover["you"] == [0] and mover["presets"] == []
+    assert (mover["id"], mover["game"], mover["phase"]) == (match, "murus-gallicus", "play")
+    assert mover["options"] == {"board": "8x7", "repetition_draw": "3", "max_plies": "400"}
+    # Without hidden information every seat sees the spectator's picture.
+    pictures = {here.get(f"/api/matches/{match}", who)[1]["svg"] for who in (romans, gauls, None)}
+    assert pictures == {mover["svg"]}
     d1 = next(move for move in mover["legal"] if move["text"] == "d1-d3")
     assert d1 == {"text": "d1-d3", "targets": ["d1", "d3"], "button": ""}
     for token in (gauls, ""):
@@ -235,6 +240,24 @@ def test_a_hidden_deployment_is_hidden_in_views_records_and_positions(here: Loca
         view = here.get(f"/api/matches/{match}", token)[1]
         assert view["moves"][0]["turn"] == turn
         assert here.get(f"/api/matches/{match}/record", token)[0] == 200
+
+
+def test_one_client_holding_both_armies_sees_the_view_of_the_side_to_move(
+    here: LocalServer,
+) -> None:
+    """Two people at one screen: once South has deployed, the screen is North's, which hides
+    South's army, and never South's."""
+    cyvasse = {"game": "cyvasse", "seats": [{"kind": "human"}, {"kind": "invite"}]}
+    match, (south, north) = create(here, cyvasse)
+    both = f"{south},{north}"
+    body = {"seat": 0, "ply": 0, "preset": "classic"}
+    assert here.post(f"/api/matches/{match}/turn", body, both)[0] == 200
+    screen = here.get(f"/api/matches/{match}", both)[1]
+    seen = here.get(f"/api/matches/{match}", north)[1]
+    assert screen["svg"] == seen["svg"] and screen["moves"][0]["turn"] == "(hidden)"
+    assert screen["you"] == [0, 1] and screen["to_move"] == 1
+    status, answer = here.get(f"/api/matches/{match}/record", both)
+    assert status == 409, answer
 
 
 def test_takebacks_against_a_bot_and_their_refusals(here: LocalServer) -> None:
