@@ -23,6 +23,7 @@ import uvicorn
 from boardlab.cli.serve import bind
 from boardlab.web import bots
 from boardlab.web.app import create_app
+from boardlab.web.limits import Limits
 from tests.web.conftest import STARTUP_SECONDS, json_request
 
 
@@ -64,7 +65,10 @@ def serve_here(db: Path) -> Iterator[LocalServer]:
     """Serve the app with store ``db`` until the block ends."""
     sock = bind("127.0.0.1", 0)
     port = sock.getsockname()[1]
-    config = uvicorn.Config(create_app(db, bot_workers=1), log_level="warning", access_log=False)
+    # As the subprocess servers of conftest.py: no test is refused for making many matches.
+    limits = Limits(creation_burst=1_000_000, move_burst=1_000_000, analysis_burst=1_000_000)
+    app = create_app(db, bot_workers=1, limits=limits)
+    config = uvicorn.Config(app, log_level="warning", access_log=False)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

@@ -98,6 +98,8 @@ def test_a_seat_that_resigns_in_play_leaves_and_the_others_play_on(here: LocalSe
 def test_a_draw_offered_and_accepted_ends_the_game_as_agreed(here: LocalServer) -> None:
     match, (romans, gauls) = create(here, "murus-gallicus", HUMANS)
     post(here, match, "turn", romans, seat=0, ply=0, turn="d1-d3")
+    offers = [view["may_offer"] for view in everyone(here, match, [romans, gauls])]
+    assert offers == [["draw", "takeback"], ["draw"], []]
     post(here, match, "offer", gauls, seat=1, kind="draw")
     post(here, match, "accept", romans, seat=0, kind="draw", ply=1)
     for view in everyone(here, match, [romans, gauls]):

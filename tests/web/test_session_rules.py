@@ -99,9 +99,10 @@ def test_presets_are_offered_by_name_and_others_refused(here: LocalServer) -> No
     refused(here, match, romans, "turn", body, 422,
             "no preset 'classic' can be played here; presets: none")  # fmt: skip
     cyvasse = {"game": "cyvasse", "seats": [{"kind": "human"}, {"kind": "invite"}]}
-    match, (south, _) = create(here, cyvasse)
+    match, (south, north) = create(here, cyvasse)
     view = here.get(f"/api/matches/{match}", south)[1]
     assert "classic" in view["presets"]
+    assert here.get(f"/api/matches/{match}", north)[1]["presets"] == []
     refused(here, match, south, "turn", {"seat": 0, "ply": 0, "preset": "nonsense"}, 422,
             "no preset 'nonsense' can be played here; presets: classic")  # fmt: skip
     status, view = here.post(f"/api/matches/{match}/turn", body, south)
