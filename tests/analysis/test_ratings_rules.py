@@ -47,6 +47,19 @@ def test_only_pairings_that_were_played_get_virtual_draws() -> None:
     assert (ratings["a"].games, ratings["b"].games, ratings["random"].games) == (20, 10, 10)
 
 
+def test_seats_tied_first_share_the_first_place() -> None:
+    """Ten three-seat games in which a and b tie first and random comes last: each tied seat
+    takes half of each first place. With the prior's virtual draw (a third each) a and b take
+    10/2 + 1/3 of the 11 first places and random 1/3, and a and b are equal by symmetry; the
+    maximum of a Plackett-Luce first choice then gives each of a and b the chance
+    (10 + 2/3) / 22 and random 1/3 / 11: odds of 16 to 1, 400 log10(16) points above random.
+    Whole first places to each tied seat would make the odds 61 to 1 (714 points)."""
+    games = [Finish(("a", "b", "random"), (0, 0, 1))] * 10
+    ratings = by_player(elo_ratings(games))
+    assert ratings["a"].rating == pytest.approx(400 * math.log10(16), rel=FIT)
+    assert ratings["b"].rating == pytest.approx(ratings["a"].rating, abs=1)
+
+
 def test_the_anchor_is_exactly_zero_with_no_interval() -> None:
     games = [Finish(("a", "b", "random"), (0, 1, 2)), Finish(("random", "a", "b"), (0, 2, 1))]
     for ratings in (rate(games), elo_ratings([Finish(("a", "random"), (0, 1))])):
