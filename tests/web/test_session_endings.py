@@ -47,9 +47,10 @@ def colosseum_past_setup(server: LocalServer) -> tuple[str, str, Any]:
     match, tokens = create(server, "colosseum-offcuts", [{"kind": "human"}] * 3)
     held = ",".join(tokens)
     view = server.get(f"/api/matches/{match}", held)[1]
-    while view["phase"] == "setup":
+    for ply in range(12):  # four placements each
         text = view["legal"][0]["text"]
-        view = post(server, match, "turn", held, seat=view["to_move"], ply=view["ply"], turn=text)
+        view = post(server, match, "turn", held, seat=view["to_move"], ply=ply, turn=text)
+    assert view["phase"] == "play" and view["ply"] == 12, view
     return match, held, view
 
 

@@ -63,6 +63,24 @@ def wait_for(server: LocalServer, match: str, ply: int, token: str) -> Any:
     raise AssertionError(f"no ply {ply}")
 
 
+def previews(server: LocalServer, match: str, token: str, seat: int, most: int) -> list[Any]:
+    """The previews of ``seat``'s turn built one first legal decision at a time until it is
+    complete (at most ``most`` decisions): the empty one first, the whole turn last."""
+    steps: list[str] = []
+    found = [server.post(f"/api/matches/{match}/preview", {"seat": seat, "steps": steps}, token)]
+    while not found[-1][1]["turn_complete"]:
+        assert found[-1][0] == 200 and len(steps) < most, found[-1]
+        steps.append(found[-1][1]["legal"][0]["text"])
+        body = {"seat": seat, "steps": steps}
+        found.append(server.post(f"/api/matches/{match}/preview", body, token))
+    return [answer for _, answer in found]
+
+
+def turn_of(shown: list[Any]) -> str:
+    """The turn a list of ``previews`` ends with, decisions joined by '+'."""
+    return "+".join(path["text"] for path in (p["legal"][0] for p in shown[:-1]))
+
+
 def test_turns_out_of_order_or_stale_are_refused(here: LocalServer) -> None:
     match, (romans, gauls) = create(here, HOT_SEAT)
     refused(here, match, gauls, "turn", {"seat": 1, "ply": 0, "turn": "a7-a5"}, 409,
@@ -171,16 +189,13 @@ def test_a_scored_game_shows_its_scores(here: LocalServer) -> None:
     both = f"{a},{b}"
     view = here.get(f"/api/matches/{match}", both)[1]
     assert view["scores"] is not None and len(view["scores"]) == 2
-    while view["status"] == "active":
-        steps: list[str] = []
-        path, body = f"/api/matches/{match}/preview", {"seat": view["to_move"], "steps": steps}
-        preview = here.post(path, body, both)[1]
-        while not preview["turn_complete"]:
-            steps.append(preview["legal"][0]["text"])
-            status, preview = here.post(path, body, both)
-            assert status == 200, preview
-        status, view = play(here, match, both, view["to_move"], view["ply"], "+".join(steps))
-        assert status == 200, view
+    for _ in range(40):  # the l0 layout is full after fewer turns
+        if view["status"] != "active":
+            break
+        turn = turn_of(previews(here, match, both, view["to_move"], 3))
+        ply = view["ply"]
+        status, view = play(here, match, both, view["to_move"], ply, turn)
+        assert status == 200 and view["ply"] == ply + 1, view
     result = view["result"]
     assert result["termination"] == "placements_complete"
     assert result["scores"] == view["scores"] and sum(result["scores"]) > 0
@@ -374,24 +389,15 @@ def test_a_deployment_that_would_reveal_the_other_is_previewed_before_its_last_s
     the deployment and so reveal South's army, is marked on the position before it."""
     cyvasse = {"game": "cyvasse", "seats": [{"kind": "human"}, {"kind": "invite"}]}
     match, (south, north) = create(here, cyvasse)
-    path = f"/api/matches/{match}/preview"
     # South's whole deployment shows as it will be committed: nothing is hidden from South.
-    steps: list[str] = []
-    preview = here.post(path, {"seat": 0, "steps": steps}, south)[1]
-    while not preview["turn_complete"]:
-        steps.append(preview["legal"][0]["text"])
-        preview = here.post(path, {"seat": 0, "steps": steps}, south)[1]
-    view = play(here, match, south, 0, 0, "+".join(steps))[1]
-    assert preview["svg"] == view["svg"] and view["phase"] == "deployment"
-    steps = []
-    previews = [here.post(path, {"seat": 1, "steps": steps}, north)[1]]
-    while not previews[-1]["turn_complete"]:
-        steps.append(previews[-1]["legal"][0]["text"])
-        previews.append(here.post(path, {"seat": 1, "steps": steps}, north)[1])
-    left = len(steps)
-    for placed, preview in enumerate(previews[:-1]):
-        assert preview["status_text"].endswith(f"({left - placed} left)"), preview
-    whole, before = previews[-1], previews[-2]
+    shown = previews(here, match, south, 0, 19)
+    view = play(here, match, south, 0, 0, turn_of(shown))[1]
+    assert shown[-1]["svg"] == view["svg"] and view["phase"] == "deployment"
+    shown = previews(here, match, north, 1, 19)
+    steps = turn_of(shown).split("+")
+    for placed, preview in enumerate(shown[:-1]):
+        assert preview["status_text"].endswith(f"({len(steps) - placed} left)"), preview
+    whole, before = shown[-1], shown[-2]
     assert whole["legal"] == [] and whole["phase"] == "deployment"
     assert whole["status_text"] == before["status_text"] and whole["notes"] == before["notes"]
     assert "South's deployment is hidden" in whole["notes"]
