@@ -135,6 +135,7 @@ def test_a_view_offers_moves_only_to_the_seat_to_move(here: LocalServer) -> None
     assert (mover["id"], mover["game"], mover["phase"]) == (match, "murus-gallicus", "play")
     assert mover["options"] == {"board": "8x7", "repetition_draw": "3", "max_plies": "400"}
     assert mover["name"] == "Murus Gallicus" and mover["colours"] == ["#f1ebdc", "#33302c"]
+    assert mover["thinking"] is False  # no bot in this match
     # Without hidden information every seat sees the spectator's picture.
     pictures = {here.get(f"/api/matches/{match}", who)[1]["svg"] for who in (romans, gauls, None)}
     assert pictures == {mover["svg"]}
