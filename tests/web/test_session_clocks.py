@@ -118,3 +118,14 @@ def test_a_match_without_a_clock_shows_none(here: LocalServer) -> None:
     view = here.get(f"/api/matches/{answer['id']}")[1]
     assert view["clock"] is None and "now" not in view
     assert listed(here, answer["id"])["deadline"] is None
+
+
+def test_a_move_with_less_than_a_second_left_is_accepted_and_charged(here: LocalServer) -> None:
+    match, romans, gauls = clocked(here, {"base": 2})
+    play(here, match, romans, 0, 0, "d1-d3")
+    since = play(here, match, gauls, 1, 1, "a7-a5")["clock"]["since"]
+    # About 0.8 s left when the move arrives: no flag may fall before the time is out.
+    time.sleep(max(0.0, since + 1.2 - time.time()))
+    view = play(here, match, romans, 0, 2, "c1-c3")
+    assert view["status"] == "active" and view["clock"]["running"] == 1
+    assert 0 < view["clock"]["remaining"][0] <= 0.8
