@@ -70,6 +70,8 @@ def test_a_real_time_clock_runs_from_each_seats_second_turn_and_adds_the_increme
     spent = 60 + 2 - view["clock"]["remaining"][0]
     assert 0.3 <= spent < view["now"] - opened["clock"]["since"] + 0.01
     assert view["clock"]["remaining"][1] == 60 and view["clock"]["running"] == 1
+    left = view["clock"]["remaining"][0]
+    assert round(left, 3) == left  # the API gives seconds to the millisecond
     assert view["clock"]["since"] >= opened["clock"]["since"] + 0.3
 
 
@@ -129,3 +131,4 @@ def test_a_move_with_less_than_a_second_left_is_accepted_and_charged(here: Local
     view = play(here, match, romans, 0, 2, "c1-c3")
     assert view["status"] == "active" and view["clock"]["running"] == 1
     assert 0 < view["clock"]["remaining"][0] <= 0.8
+    assert round(view["clock"]["remaining"][0], 3) == view["clock"]["remaining"][0]

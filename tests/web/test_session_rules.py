@@ -278,6 +278,23 @@ def test_one_client_holding_both_armies_sees_the_view_of_the_side_to_move(
     assert status == 409, answer
 
 
+def test_each_side_of_a_hidden_game_sees_its_own_picture_whoever_looked_first(
+    here: LocalServer,
+) -> None:
+    """The pictures are drawn once and shared, but never across views: a spectator and North
+    looking first change nothing of what South, then North, see (each checked against its
+    preview of no steps, which is drawn afresh)."""
+    cyvasse = {"game": "cyvasse", "seats": [{"kind": "human"}, {"kind": "invite"}]}
+    match, (south, north) = create(here, cyvasse)
+    path = f"/api/matches/{match}/preview"
+    first = [here.get(f"/api/matches/{match}", who)[1]["svg"] for who in (None, north, south)]
+    assert first[2] == here.post(path, {"seat": 0, "steps": []}, south)[1]["svg"] != first[1]
+    body = {"seat": 0, "ply": 0, "preset": "classic"}
+    assert here.post(f"/api/matches/{match}/turn", body, south)[0] == 200
+    then = [here.get(f"/api/matches/{match}", who)[1]["svg"] for who in (None, north)]
+    assert then[1] == here.post(path, {"seat": 1, "steps": []}, north)[1]["svg"] != then[0]
+
+
 def test_takebacks_against_a_bot_and_their_refusals(here: LocalServer) -> None:
     body = {
         "game": "murus-gallicus",
