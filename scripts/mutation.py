@@ -82,7 +82,7 @@ def wanted(name: str, area: dict[str, Any]) -> bool:
     return any(fnmatch.fnmatchcase(name, pattern) for pattern in area["functions"])
 
 
-def run(name: str, area: dict[str, Any]) -> None:
+def run(name: str, area: dict[str, Any], niceness: int = 19) -> None:
     """Mutate the area afresh and print its score.
 
     mutmut keeps which tests reach which function and each mutant's result between runs, and
@@ -90,7 +90,8 @@ def run(name: str, area: dict[str, Any]) -> None:
     """
     folder = prepare(name, area)
     shutil.rmtree(folder / "mutants", ignore_errors=True)
-    command = ["nice", "-n", "19", *MUTMUT, "run", "--max-children", "1", *area["functions"]]
+    mutmut = [*MUTMUT, "run", "--max-children", "1", *area["functions"]]
+    command = ["nice", "-n", str(niceness), *mutmut]
     subprocess.run(command, cwd=folder, check=False, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     score(name, area)
 
@@ -132,6 +133,9 @@ def main() -> int:
     parser.add_argument("--list", action="store_true", help="list the areas and stop")
     parser.add_argument("--survivors", action="store_true", help="show the last run's survivors")
     parser.add_argument("--score", action="store_true", help="the last run's score, no new run")
+    parser.add_argument(
+        "--nice", type=int, default=19, help="niceness of the run (default 19: a shared machine)"
+    )
     args = parser.parse_args()
     known = areas()
     if args.list:
@@ -142,7 +146,12 @@ def main() -> int:
     if unknown:
         parser.error(f"unknown area {unknown[0]!r}; areas: {', '.join(known)}")
     for name in args.areas or list(known):
-        (survivors if args.survivors else score if args.score else run)(name, known[name])
+        if args.survivors:
+            survivors(name, known[name])
+        elif args.score:
+            score(name, known[name])
+        else:
+            run(name, known[name], args.nice)
     return 0
 
 

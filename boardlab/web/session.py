@@ -69,7 +69,6 @@ class MatchSession:
         self._views: dict[tuple[int, int | None, frozenset[int]], str] = {}
         self._shared: dict[tuple[int, int | None, int], str] = {}
         self._drawings: dict[tuple[int, int, int, bool], tuple[RenderModel, str]] = {}
-        self.summary = stored.summary
         for event in stored.events:
             self.apply(event)
 

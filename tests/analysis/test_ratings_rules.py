@@ -9,6 +9,7 @@ import pytest
 
 from boardlab.analysis.finishes import Finish
 from boardlab.analysis.ratings import Rating, elo_ratings, rate
+from boardlab.analysis.tournament_report import standings
 from boardlab.core.errors import OptionError
 from boardlab.core.outcome import Result
 
@@ -44,6 +45,19 @@ def test_only_pairings_that_were_played_get_virtual_draws() -> None:
     assert ratings["a"].rating == pytest.approx(step, rel=FIT)
     assert ratings["b"].rating == pytest.approx(2 * step, rel=FIT)
     assert (ratings["a"].games, ratings["b"].games, ratings["random"].games) == (20, 10, 10)
+
+
+def test_seats_tied_first_share_the_first_place() -> None:
+    """Ten three-seat games in which a and b tie first and random comes last: each tied seat
+    takes half of each first place. With the prior's virtual draw (a third each) a and b take
+    10/2 + 1/3 of the 11 first places and random 1/3, and a and b are equal by symmetry; the
+    maximum of a Plackett-Luce first choice then gives each of a and b the chance
+    (10 + 2/3) / 22 and random 1/3 / 11: odds of 16 to 1, 400 log10(16) points above random.
+    Whole first places to each tied seat would make the odds 61 to 1 (714 points)."""
+    games = [Finish(("a", "b", "random"), (0, 0, 1))] * 10
+    ratings = by_player(elo_ratings(games))
+    assert ratings["a"].rating == pytest.approx(400 * math.log10(16), rel=FIT)
+    assert ratings["b"].rating == pytest.approx(ratings["a"].rating, abs=1)
 
 
 def test_the_anchor_is_exactly_zero_with_no_interval() -> None:
@@ -99,3 +113,13 @@ def test_refusals_say_what_is_wrong() -> None:
         rate([Finish(("a", "b"), (0, 1))])
     with pytest.raises(OptionError, match=r"^no finished games to rate$"):
         rate([])
+
+
+def test_the_crosstable_scores_each_meeting_one_ahead_half_tied_nothing_behind() -> None:
+    # a beats b twice and draws once; in a three-seat game c wins, a and b lose together.
+    finishes = [Finish(("a", "b"), (0, 1))] * 2 + [Finish(("b", "a"), (0, 0))]
+    score = standings(finishes, "b").score
+    assert score["a"]["b"] == pytest.approx(2.5 / 3) and score["b"]["a"] == pytest.approx(0.5 / 3)
+    three = [Finish(("a", "b", "c"), (1, 1, 0))]
+    score = standings(three, "a").score
+    assert (score["c"]["a"], score["a"]["c"], score["a"]["b"]) == (1.0, 0.0, 0.5)

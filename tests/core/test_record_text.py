@@ -4,7 +4,10 @@ refusal naming its line."""
 
 from __future__ import annotations
 
+import locale
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -208,6 +211,37 @@ def test_a_record_that_cannot_be_read_is_a_clear_error(tmp_path: Path) -> None:
     latin.write_bytes("# Boardlab game record\nGame: é\n".encode("latin-1"))
     with pytest.raises(RecordError, match=r"cannot read record .*'utf-8' codec"):
         load_record(latin)
+
+
+@contextmanager
+def ascii_locale() -> Iterator[None]:
+    """The C locale for text, whose encoding is ASCII, as on a machine set up without UTF-8."""
+    before = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")
+    try:
+        yield
+    finally:
+        locale.setlocale(locale.LC_CTYPE, before)
+
+
+def test_a_record_is_read_as_utf_8_whatever_the_machine_locale(tmp_path: Path) -> None:
+    record = random_game(MURUS, 1, plies=2)
+    record.players = ["human", "Zoë's bot"]
+    path = tmp_path / "game.txt"
+    record.save(path, record.replay())
+    with ascii_locale():
+        assert locale.getpreferredencoding(False) != "UTF-8"
+        loaded, final = load_record(path)
+    assert loaded.players == ["human", "Zoë's bot"] and final.ply == 2
+
+
+def test_a_turn_number_has_at_most_nine_digits() -> None:
+    record = random_game(MURUS, 1, plies=2)
+    text = record.to_text(record.replay())
+    loaded, final = parse_record(text.replace("\n1 Romans: ", "\n000000001 Romans: "))
+    assert len(loaded.turns) == 2 and final.ply == 2
+    with pytest.raises(RecordError, match=r"<record>:14: turn number 0000000001, expected 1$"):
+        parse_record(text.replace("\n1 Romans: ", "\n0000000001 Romans: "))
 
 
 def test_a_record_cut_in_its_header_is_refused_and_an_empty_move_list_is_not() -> None:

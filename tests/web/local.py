@@ -8,6 +8,8 @@ is tested through the subprocess of ``conftest.py``.
 
 from __future__ import annotations
 
+import multiprocessing.forkserver
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -19,8 +21,28 @@ from typing import Any
 import uvicorn
 
 from boardlab.cli.serve import bind
+from boardlab.web import bots
 from boardlab.web.app import create_app
+from boardlab.web.limits import Limits
 from tests.web.conftest import STARTUP_SECONDS, json_request
+
+
+def _forget_the_parents_bot_workers() -> None:
+    """In a forked child (mutmut runs each mutant in one), start bot workers of its own.
+
+    The fork server the parent started is not the child's to reach (CPython gh-86354: its
+    liveness check waits for a process that is not the child's, so every bot search fails and a
+    test waiting for a bot times out, which mutmut would count as a kill); and workers watching
+    the parent's lifeline would outlive the child.
+    """
+    server: Any = multiprocessing.forkserver._forkserver
+    if server._forkserver_alive_fd is not None:
+        os.close(server._forkserver_alive_fd)
+    server._forkserver_address = server._forkserver_alive_fd = server._forkserver_pid = None
+    bots._lifeline = None
+
+
+os.register_at_fork(after_in_child=_forget_the_parents_bot_workers)
 
 
 @dataclass
@@ -43,7 +65,10 @@ def serve_here(db: Path) -> Iterator[LocalServer]:
     """Serve the app with store ``db`` until the block ends."""
     sock = bind("127.0.0.1", 0)
     port = sock.getsockname()[1]
-    config = uvicorn.Config(create_app(db, bot_workers=1), log_level="warning", access_log=False)
+    # As the subprocess servers of conftest.py: no test is refused for making many matches.
+    limits = Limits(creation_burst=1_000_000, move_burst=1_000_000, analysis_burst=1_000_000)
+    app = create_app(db, bot_workers=1, limits=limits)
+    config = uvicorn.Config(app, log_level="warning", access_log=False)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

@@ -44,12 +44,12 @@ def play(server: LocalServer, match: str, token: str, seat: int, ply: int, text:
 def refused(
     server: LocalServer, match: str, token: str, path: str, body: Any, status: int, words: str
 ) -> None:
-    """POST ``body`` to the match's ``path``: refused with ``status`` and ``words``, and every
-    view of the match is as before."""
+    """POST ``body`` to the match's ``path``: refused with ``status`` and a sentence that
+    begins with ``words``, and every view of the match is as before."""
     views = [server.get(f"/api/matches/{match}", who) for who in (token, None)]
     answer = server.post(f"/api/matches/{match}/{path}", body, token)
     assert answer[0] == status, answer
-    assert words in answer[1]["error"], answer
+    assert answer[1]["error"].startswith(words), answer
     assert [server.get(f"/api/matches/{match}", who) for who in (token, None)] == views
 
 
@@ -61,6 +61,24 @@ def wait_for(server: LocalServer, match: str, ply: int, token: str) -> Any:
             return view
         time.sleep(0.05)
     raise AssertionError(f"no ply {ply}")
+
+
+def previews(server: LocalServer, match: str, token: str, seat: int, most: int) -> list[Any]:
+    """The previews of ``seat``'s turn built one first legal decision at a time until it is
+    complete (at most ``most`` decisions): the empty one first, the whole turn last."""
+    steps: list[str] = []
+    found = [server.post(f"/api/matches/{match}/preview", {"seat": seat, "steps": steps}, token)]
+    while not found[-1][1]["turn_complete"]:
+        assert found[-1][0] == 200 and len(steps) < most, found[-1]
+        steps.append(found[-1][1]["legal"][0]["text"])
+        body = {"seat": seat, "steps": steps}
+        found.append(server.post(f"/api/matches/{match}/preview", body, token))
+    return [answer for _, answer in found]
+
+
+def turn_of(shown: list[Any]) -> str:
+    """The turn a list of ``previews`` ends with, decisions joined by '+'."""
+    return "+".join(path["text"] for path in (p["legal"][0] for p in shown[:-1]))
 
 
 def test_turns_out_of_order_or_stale_are_refused(here: LocalServer) -> None:
@@ -99,9 +117,10 @@ def test_presets_are_offered_by_name_and_others_refused(here: LocalServer) -> No
     refused(here, match, romans, "turn", body, 422,
             "no preset 'classic' can be played here; presets: none")  # fmt: skip
     cyvasse = {"game": "cyvasse", "seats": [{"kind": "human"}, {"kind": "invite"}]}
-    match, (south, _) = create(here, cyvasse)
+    match, (south, north) = create(here, cyvasse)
     view = here.get(f"/api/matches/{match}", south)[1]
     assert "classic" in view["presets"]
+    assert here.get(f"/api/matches/{match}", north)[1]["presets"] == []
     refused(here, match, south, "turn", {"seat": 0, "ply": 0, "preset": "nonsense"}, 422,
             "no preset 'nonsense' can be played here; presets: classic")  # fmt: skip
     status, view = here.post(f"/api/matches/{match}/turn", body, south)
@@ -113,6 +132,13 @@ def test_a_view_offers_moves_only_to_the_seat_to_move(here: LocalServer) -> None
     match, (romans, gauls) = create(here, HOT_SEAT)
     mover = here.get(f"/api/matches/{match}", romans)[1]
     assert len(mover["legal"]) == 20 and mover["you"] == [0] and mover["presets"] == []
+    assert (mover["id"], mover["game"], mover["phase"]) == (match, "murus-gallicus", "play")
+    assert mover["options"] == {"board": "8x7", "repetition_draw": "3", "max_plies": "400"}
+    assert mover["name"] == "Murus Gallicus" and mover["colours"] == ["#f1ebdc", "#33302c"]
+    assert mover["thinking"] is False  # no bot in this match
+    # Without hidden information every seat sees the spectator's picture.
+    pictures = {here.get(f"/api/matches/{match}", who)[1]["svg"] for who in (romans, gauls, None)}
+    assert pictures == {mover["svg"]}
     d1 = next(move for move in mover["legal"] if move["text"] == "d1-d3")
     assert d1 == {"text": "d1-d3", "targets": ["d1", "d3"], "button": ""}
     for token in (gauls, ""):
@@ -164,16 +190,13 @@ def test_a_scored_game_shows_its_scores(here: LocalServer) -> None:
     both = f"{a},{b}"
     view = here.get(f"/api/matches/{match}", both)[1]
     assert view["scores"] is not None and len(view["scores"]) == 2
-    while view["status"] == "active":
-        steps: list[str] = []
-        path, body = f"/api/matches/{match}/preview", {"seat": view["to_move"], "steps": steps}
-        preview = here.post(path, body, both)[1]
-        while not preview["turn_complete"]:
-            steps.append(preview["legal"][0]["text"])
-            status, preview = here.post(path, body, both)
-            assert status == 200, preview
-        status, view = play(here, match, both, view["to_move"], view["ply"], "+".join(steps))
-        assert status == 200, view
+    for _ in range(40):  # the l0 layout is full after fewer turns
+        if view["status"] != "active":
+            break
+        turn = turn_of(previews(here, match, both, view["to_move"], 3))
+        ply = view["ply"]
+        status, view = play(here, match, both, view["to_move"], ply, turn)
+        assert status == 200 and view["ply"] == ply + 1, view
     result = view["result"]
     assert result["termination"] == "placements_complete"
     assert result["scores"] == view["scores"] and sum(result["scores"]) > 0
@@ -237,6 +260,41 @@ def test_a_hidden_deployment_is_hidden_in_views_records_and_positions(here: Loca
         assert here.get(f"/api/matches/{match}/record", token)[0] == 200
 
 
+def test_one_client_holding_both_armies_sees_the_view_of_the_side_to_move(
+    here: LocalServer,
+) -> None:
+    """Two people at one screen: once South has deployed, the screen is North's, which hides
+    South's army, and never South's."""
+    cyvasse = {"game": "cyvasse", "seats": [{"kind": "human"}, {"kind": "invite"}]}
+    match, (south, north) = create(here, cyvasse)
+    both = f"{south},{north}"
+    body = {"seat": 0, "ply": 0, "preset": "classic"}
+    assert here.post(f"/api/matches/{match}/turn", body, both)[0] == 200
+    screen = here.get(f"/api/matches/{match}", both)[1]
+    seen = here.get(f"/api/matches/{match}", north)[1]
+    assert screen["svg"] == seen["svg"] and screen["moves"][0]["turn"] == "(hidden)"
+    assert screen["you"] == [0, 1] and screen["to_move"] == 1
+    status, answer = here.get(f"/api/matches/{match}/record", both)
+    assert status == 409, answer
+
+
+def test_each_side_of_a_hidden_game_sees_its_own_picture_whoever_looked_first(
+    here: LocalServer,
+) -> None:
+    """The pictures are drawn once and shared, but never across views: a spectator and North
+    looking first change nothing of what South, then North, see (each checked against its
+    preview of no steps, which is drawn afresh)."""
+    cyvasse = {"game": "cyvasse", "seats": [{"kind": "human"}, {"kind": "invite"}]}
+    match, (south, north) = create(here, cyvasse)
+    path = f"/api/matches/{match}/preview"
+    first = [here.get(f"/api/matches/{match}", who)[1]["svg"] for who in (None, north, south)]
+    assert first[2] == here.post(path, {"seat": 0, "steps": []}, south)[1]["svg"] != first[1]
+    body = {"seat": 0, "ply": 0, "preset": "classic"}
+    assert here.post(f"/api/matches/{match}/turn", body, south)[0] == 200
+    then = [here.get(f"/api/matches/{match}", who)[1]["svg"] for who in (None, north)]
+    assert then[1] == here.post(path, {"seat": 1, "steps": []}, north)[1]["svg"] != then[0]
+
+
 def test_takebacks_against_a_bot_and_their_refusals(here: LocalServer) -> None:
     body = {
         "game": "murus-gallicus",
@@ -256,9 +314,27 @@ def test_takebacks_against_a_bot_and_their_refusals(here: LocalServer) -> None:
     hot, (first_seat, second_seat) = create(here, HOT_SEAT)
     both = f"{first_seat},{second_seat}"
     play(here, hot, both, 0, 0, "d1-d3")
-    refused(here, hot, both, "takeback", {"seat": 0}, 409, "only allowed against a bot")
+    refused(here, hot, both, "takeback", {"seat": 0}, 409,
+            "takebacks are only allowed against a bot")  # fmt: skip
     here.post(f"/api/matches/{match}/resign", {"seat": 0}, romans)
     refused(here, match, romans, "takeback", {"seat": 0}, 409, "the game is over")
+
+
+def test_a_takeback_undoes_the_takers_own_turn_when_it_is_the_last_one(here: LocalServer) -> None:
+    """Two people at one screen against a bot: the first person's turn is taken back while the
+    second is to move, and the bot's opening stays."""
+    seats = [BOT, {"kind": "human"}, {"kind": "human"}]
+    match, (_, second, third) = create(here, {"game": "colosseum-offcuts", "seats": seats})
+    both = f"{second},{third}"
+    opening = wait_for(here, match, 1, both)
+    names = [player["name"] for player in opening["players"]]
+    refused(here, match, both, "takeback", {"seat": 2}, 409,
+            f"{names[2]} has no turn to take back")  # fmt: skip
+    status, view = play(here, match, both, 1, 1, opening["legal"][0]["text"])
+    assert status == 200 and view["to_move"] == 2
+    status, view = here.post(f"/api/matches/{match}/takeback", {"seat": 1}, both)
+    assert status == 200, view
+    assert view["ply"] == 1 and view["to_move"] == 1 and view["moves"] == opening["moves"]
 
 
 def test_a_bot_that_moves_first_thinks_then_plays(here: LocalServer) -> None:
@@ -314,6 +390,36 @@ def test_a_preview_is_drawn_as_the_seat_sees_it(here: LocalServer) -> None:
     preview = here.post(f"/api/matches/{match}/preview", {"seat": 1, "steps": []}, north)[1]
     assert preview["svg"] == seen["svg"]
     assert preview["notes"] == seen["notes"] and "South's deployment is hidden" in preview["notes"]
+
+
+def test_a_preview_of_a_whole_turn_shows_the_board_the_turn_commits(here: LocalServer) -> None:
+    match, (romans, _) = create(here, HOT_SEAT)
+    path = f"/api/matches/{match}/preview"
+    preview = here.post(path, {"seat": 0, "steps": ["d1-d3"]}, romans)[1]
+    view = play(here, match, romans, 0, 0, "d1-d3")[1]
+    assert (preview["svg"], preview["status_text"]) == (view["svg"], view["status_text"])
+
+
+def test_a_deployment_that_would_reveal_the_other_is_previewed_before_its_last_step(
+    here: LocalServer,
+) -> None:
+    """North deploys second: each step shows on its preview, but the last one, which would end
+    the deployment and so reveal South's army, is marked on the position before it."""
+    cyvasse = {"game": "cyvasse", "seats": [{"kind": "human"}, {"kind": "invite"}]}
+    match, (south, north) = create(here, cyvasse)
+    # South's whole deployment shows as it will be committed: nothing is hidden from South.
+    shown = previews(here, match, south, 0, 19)
+    view = play(here, match, south, 0, 0, turn_of(shown))[1]
+    assert shown[-1]["svg"] == view["svg"] and view["phase"] == "deployment"
+    shown = previews(here, match, north, 1, 19)
+    steps = turn_of(shown).split("+")
+    for placed, preview in enumerate(shown[:-1]):
+        assert preview["status_text"].endswith(f"({len(steps) - placed} left)"), preview
+    whole, before = shown[-1], shown[-2]
+    assert whole["legal"] == [] and whole["phase"] == "deployment"
+    assert whole["status_text"] == before["status_text"] and whole["notes"] == before["notes"]
+    assert "South's deployment is hidden" in whole["notes"]
+    assert marks(whole["svg"]) == marks(before["svg"]) | {steps[-1].split("@")[1]}
 
 
 def test_the_record_is_dated_when_the_match_was_made_and_names_a_resignation(
