@@ -71,11 +71,12 @@ def main() -> None:
             cpus.append(time.process_time() - cpu)
             stats = bot.stats()
             work.append(stats.get("simulations", stats.get("nodes", 0.0)))
-            depths.append(stats.get("depth", 0.0))
+            if "depth" in stats:  # alpha-beta only
+                depths.append(stats["depth"])
         print(
             f"| {name if name in LEVELS else '—'} | `{full}` | {statistics.median(walls):.3f} "
             f"| {statistics.median(cpus):.3f} | {statistics.median(work):,.0f} "
-            f"| {statistics.median(depths):.0f} |",
+            f"| {f'{statistics.median(depths):.0f}' if depths else '—'} |",
             flush=True,
         )
 
