@@ -1,38 +1,70 @@
-"""Benchmark of strength: the new alpha-beta against today's at the same time per decision.
+"""Benchmark of strength: the new ``expert`` against today's at the same time per decision.
 
-Today's bot is ``boardlab/ai/alphabeta.py`` as it was at ``--baseline`` (read with ``git
-show``), playing today's ``expert`` level spec of the game with its time budget replaced by
+Today's bot is the search module of the game's ``expert`` (``boardlab/ai/alphabeta.py``, or
+``boardlab/ai/mcts.py`` for Anacund) as it was at ``--baseline`` (read with ``git show``),
+playing today's ``expert`` level spec of the game with its time budget replaced by
 ``--seconds``; the new bot plays the game's ``expert`` spec now, with the same budget. Colours
-alternate from game to game; each game has its own seeds. Prints wins, draws and losses of the
-new bot, its score share with a 95% Wilson interval, and the mean depth each side reached.
+alternate from game to game; each game has its own seeds, and a game with chance (Anacund's
+layout) gives both games of a pair of colourings the same layout. Prints wins, draws and losses
+of the new bot, its score share with a 95% Wilson interval, and the mean depth (alpha-beta) or
+simulations per decision (MCTS) each side reached.
 
     python benchmarks/strength.py --game murus-gallicus --games 100 --seconds 0.1
+    python benchmarks/strength.py --game anacund --games 100 --seconds 0.1
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import re
 import statistics
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
+from typing import Any
 
 import boardlab
 from boardlab.ai import make_bot
 from boardlab.ai.base import Bot
 from boardlab.ai.levels import level_spec
 from boardlab.analysis.match import wilson_interval
+from boardlab.core.registry import game_class
 
-sys.path.insert(0, str(Path(__file__).parent))
-from search import baseline_bot_class
+ROOT = Path(__file__).resolve().parent.parent
 
-TODAY_EXPERT = {
-    "murus-gallicus": {"depth": 4, "noise": 0.02},
-    "carnyx": {"depth": 5, "noise": 0.02},
-    "colosseum-offcuts": {"depth": 4, "noise": 0.02},
-    "cyvasse": {"depth": 3, "noise": 0.02},
+TODAY_EXPERT: dict[str, tuple[str, dict[str, Any]]] = {
+    "murus-gallicus": ("alphabeta", {"depth": 4, "noise": 0.02}),
+    "carnyx": ("alphabeta", {"depth": 5, "noise": 0.02}),
+    "colosseum-offcuts": ("alphabeta", {"depth": 4, "noise": 0.02}),
+    "cyvasse": ("alphabeta", {"depth": 3, "noise": 0.02}),
+    "anacund": ("mcts", {"iters": 4000, "rollout": 40}),
 }
-"""Today's ``expert`` levels (alpha-beta games) without their time budget."""
+"""Today's ``expert`` levels: the search module and its settings without the time budget."""
+
+CLASSES = {"alphabeta": "AlphaBetaBot", "mcts": "MctsBot"}
+"""The bot class of each search module."""
+
+
+def baseline_class(commit: str, module: str) -> type[Bot]:
+    """The bot class of ``boardlab/ai/<module>.py`` as it was at ``commit``."""
+    source = subprocess.run(
+        ["git", "-C", str(ROOT), "show", f"{commit}:boardlab/ai/{module}.py"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    name = f"{module}_baseline"
+    path = Path(tempfile.mkdtemp(prefix="boardlab-baseline-")) / f"{name}.py"
+    path.write_text(source, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    loaded = importlib.util.module_from_spec(spec)
+    sys.modules[name] = loaded  # its dataclasses and annotations look the module up by name
+    spec.loader.exec_module(loaded)
+    bot_class: type[Bot] = getattr(loaded, CLASSES[module])
+    return bot_class
 
 
 def main() -> None:
@@ -42,21 +74,28 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=0.1, help="budget per decision")
     parser.add_argument("--baseline", default="ac39c81", help="commit of today's bot")
     args = parser.parse_args()
-    game = boardlab.make(args.game)
-    today_class = baseline_bot_class(args.baseline)
-    new_spec = re.sub(r"time=[0-9.]+", f"time={args.seconds:g}", level_spec(game, "expert"))
+    module, today_settings = TODAY_EXPERT[args.game]
+    today_class = baseline_class(args.baseline, module)
+    seeded = any(option.key == "seed" for option in game_class(args.game).OPTIONS)
+    new_spec = re.sub(
+        r"time=[0-9.]+", f"time={args.seconds:g}", level_spec(boardlab.make(args.game), "expert")
+    )
+    measure = "depth" if module == "alphabeta" else "simulations"
     wins = draws = losses = 0
     depths: dict[str, list[float]] = {"new": [], "today": []}
     for index in range(args.games):
+        game = boardlab.make(args.game, **({"seed": index // 2} if seeded else {}))
         new = make_bot(new_spec, game, 2 * index)
         assert new is not None
-        today: Bot = today_class(seed=2 * index + 1, time=args.seconds, **TODAY_EXPERT[args.game])
+        today: Bot = today_class(  # type: ignore[call-arg]
+            seed=2 * index + 1, time=args.seconds, **today_settings
+        )
         seats = [new, today] if index % 2 == 0 else [today, new]
         state = game.new_initial_state()
         while not state.is_terminal():
             bot = seats[state.current_player]
             state.apply_action(bot.choose(state.view_state(state.current_player)))
-            depth = bot.stats().get("depth")
+            depth = bot.stats().get(measure)
             if depth:
                 depths["new" if bot is new else "today"].append(depth)
         reward = state.returns()[index % 2]
@@ -66,8 +105,8 @@ def main() -> None:
     low, high = wilson_interval(score / args.games, args.games)
     print(
         f"\n{args.game}, {args.seconds:g} s per decision: new `{new_spec}` against today's "
-        f"expert {TODAY_EXPERT[args.game]}: {wins} W {draws} D {losses} L of {args.games}, "
-        f"score {score / args.games:.0%} (95% {low:.0%} to {high:.0%}); mean depth new "
+        f"expert {module} {today_settings}: {wins} W {draws} D {losses} L of {args.games}, "
+        f"score {score / args.games:.0%} (95% {low:.0%} to {high:.0%}); mean {measure} new "
         f"{statistics.fmean(depths['new']):.1f}, today {statistics.fmean(depths['today']):.1f}"
     )
 

@@ -30,9 +30,9 @@ _DEFAULT_MULTI_PLAYER = {
 
 # Per-game tables, tuned by the ladder; other games use the defaults above. Colosseum Offcuts
 # uses its table at every seat count: with more seats, alpha-beta is the paranoid search, and
-# `depth=2` sees the bot's whole turn, `depth=4` the next seat's turn too. The levels of Murus
-# Gallicus, Carnyx and Cyvasse are by nodes and time (rated with their compiled evaluations);
-# the other games' keep their measured depth caps until theirs are rated.
+# depth 2 sees the bot's whole turn, depth 4 the next seat's turn too. Every game's levels are
+# by nodes (or simulations) and time: below `expert` a cap that usually stops the search first,
+# at `expert` only the time budget.
 LEVEL_TABLE: dict[str, dict[str, str]] = {
     "carnyx": {
         "easy": "greedy:noise=0.3",
@@ -42,15 +42,15 @@ LEVEL_TABLE: dict[str, dict[str, str]] = {
     },
     "colosseum-offcuts": {
         "easy": "greedy:noise=0.3",
-        "medium": "greedy",
-        "hard": "alphabeta:depth=2,noise=0.05,time=2",
-        "expert": "alphabeta:depth=4,noise=0.02,time=5",
+        "medium": "alphabeta:nodes=1000,time=0.5,noise=0.05",
+        "hard": "alphabeta:nodes=20000,time=1,noise=0.02",
+        "expert": "alphabeta:time=2,noise=0.01",
     },
     "anacund": {
         "easy": "greedy:noise=0.3",
-        "medium": "mcts:iters=50,time=2",
-        "hard": "mcts:iters=800,rollout=40,time=4",
-        "expert": "mcts:iters=4000,rollout=40,time=8",
+        "medium": "mcts:iters=50,time=0.5",
+        "hard": "mcts:iters=800,rollout=40,time=1",
+        "expert": "mcts:rollout=40,time=2",
     },
     "cyvasse": {
         "easy": "greedy:noise=0.3",

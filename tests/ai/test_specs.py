@@ -97,6 +97,29 @@ def test_level_specs_carry_a_time_cap_or_are_one_ply() -> None:
             assert "time=" in spec or spec.startswith(("greedy", "random"))
 
 
+TIME_BUDGETS = {"medium": 0.5, "hard": 1.0, "expert": 3.0}
+"""The most seconds a decision may take at each level, for pleasant web play (docs/bots.md)."""
+
+
+@pytest.mark.parametrize("game_id", ["murus-gallicus", "colosseum-offcuts", "anacund"])
+def test_levels_by_time_cap_the_work_below_expert_and_only_the_time_at_expert(
+    game_id: str,
+) -> None:
+    specs = {level: parse_spec(LEVEL_TABLE[game_id][level]) for level in LEVELS}
+    assert specs["easy"][0] == "greedy"
+    caps = []
+    for level in ("medium", "hard", "expert"):
+        kind, params = specs[level]
+        assert isinstance(params, dict) and kind in ("alphabeta", "mcts")
+        assert "depth" not in params, (level, params)
+        assert 0 < float(params["time"]) <= TIME_BUDGETS[level], (level, params)
+        cap = params.get("nodes" if kind == "alphabeta" else "iters")
+        assert (cap is None) == (level == "expert"), (level, params)
+        caps.append((kind, 0 if cap is None else int(cap)))
+    (medium_kind, medium_cap), (hard_kind, hard_cap), _ = caps
+    assert medium_kind != hard_kind or hard_cap > medium_cap
+
+
 @pytest.mark.parametrize("game_id", list(LEVEL_TABLE))
 def test_tuned_levels_apply_at_every_seat_count(game_id: str) -> None:
     game = boardlab.make(game_id)
