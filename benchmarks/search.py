@@ -153,16 +153,18 @@ def plain_from(state: State) -> Plain:
 
 
 def positions(game: Game) -> list[tuple[str, State]]:
-    """The opening and three midgame positions (a seeded random walk)."""
+    """The opening and three midgame positions: a seeded random walk of 12, 20 and 28 decisions
+    (begun again when a game ends first)."""
     out = [("opening", game.new_initial_state())]
-    for plies in (12, 20, 28):
-        rng = random.Random(plies)
-        state = game.new_initial_state()
-        while state.ply < plies or state.is_terminal():
+    for decisions in (12, 20, 28):
+        rng = random.Random(decisions)
+        state, made = game.new_initial_state(), 0
+        while made < decisions or state.is_terminal():
             if state.is_terminal():
-                state = game.new_initial_state()
+                state, made = game.new_initial_state(), 0
             state.apply_action(rng.choice(state.legal_actions()))
-        out.append((f"ply {plies}", state))
+            made += 1
+        out.append((f"decision {decisions}", state))
     return out
 
 

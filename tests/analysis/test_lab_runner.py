@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from boardlab.analysis.lab import LabConfig, plan_series, run_lab, tasks
-from boardlab.analysis.runner import run_tasks, worker_count
+from boardlab.analysis.runner import IN_FLIGHT_PER_WORKER, run_tasks, worker_count
 from boardlab.analysis.store import GAMES, read_rows
 from boardlab.analysis.trace import GameTrace
 from boardlab.core.errors import OptionError
@@ -39,7 +39,9 @@ def test_tasks_are_taken_lazily_and_every_result_comes_back() -> None:
     results = run_tasks(_square, source(), jobs=2)
     first = sorted(next(results) for _ in range(3))
     assert all(r in {x * x for x in range(10)} for r in first)
-    assert len(taken) <= 3 + 2 * 2 + 2  # a few per worker in flight, never the whole stream
+    # Never the whole stream: the 3 results yielded, at most 3 more that finished in the same
+    # batch as the third, and at most IN_FLIGHT_PER_WORKER tasks per worker in flight.
+    assert len(taken) <= 3 + 3 + 2 * IN_FLIGHT_PER_WORKER
     results.close()
     assert sorted(run_tasks(_square, range(20), jobs=2, total=20)) == [x * x for x in range(20)]
 
