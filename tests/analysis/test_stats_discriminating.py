@@ -52,6 +52,13 @@ def test_beats_is_the_one_sided_binomial_tail() -> None:
     assert stats.beats(6, 20) == pytest.approx(1 - sum(math.comb(20, i) for i in range(6)) / 2**20)
 
 
+def test_beats_at_three_seats_tests_against_a_third_not_a_half() -> None:
+    # 40 wins of 84 decided three-seat games: far above an equal player's third, below a half.
+    third = sum(math.comb(84, i) * 2 ** (84 - i) for i in range(40, 85)) / 3**84
+    assert stats.beats(40, 84, fair=1 / 3) == pytest.approx(third, rel=1e-9)
+    assert stats.beats(40, 84, fair=1 / 3) < 0.01 < 0.5 < stats.beats(40, 84)
+
+
 def test_compare_means_is_welch_with_unequal_sizes_and_variances() -> None:
     a = [10.0, 11.0, 9.0, 10.5, 9.5]  # few games, little spread
     b = [14.0, 3.0, 22.0, 8.0, 17.0, 1.0, 25.0, 12.0, 19.0, 6.0, 15.0, 10.0]  # many, spread
