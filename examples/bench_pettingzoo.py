@@ -37,12 +37,12 @@ import numpy as np
 from pettingzoo.classic import chess_v6, connect_four_v3
 from pettingzoo.utils import wrappers
 
-from boardlab.core.registry import make
 from boardlab.rl import BoardlabAECEnv, pettingzoo_env
 
-# The trivial environment of PettingZoo's floor is the adapter benchmark's.
+# The trivial environment of PettingZoo's floor and the bare rules loop are the adapter
+# benchmark's.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from rl_pettingzoo import TrivialEnv
+from rl_pettingzoo import Loop, TrivialEnv, game_loop
 
 GAMES: list[tuple[str, dict[str, Any]]] = [
     ("carnyx", {}),
@@ -52,9 +52,6 @@ GAMES: list[tuple[str, dict[str, Any]]] = [
     ("anacund", {}),
     ("cyvasse", {}),
 ]
-
-Loop = Callable[[], int]
-"""Plays one game, returns its number of steps."""
 
 
 def _rate(loop: Loop, seconds: float) -> tuple[int, float]:
@@ -74,22 +71,6 @@ def interleaved(loops: dict[str, Loop], seconds: float, rounds: int) -> dict[str
             steps, spent = _rate(loop, seconds / rounds)
             totals[name] = (totals[name][0] + steps, totals[name][1] + spent)
     return {name: steps / spent for name, (steps, spent) in totals.items()}
-
-
-def raw_loop(game_id: str, options: dict[str, Any]) -> Loop:
-    """Random games through the rules alone."""
-    game = make(game_id, **options)
-    rng = random.Random(0)
-
-    def one_game() -> int:
-        state = game.new_initial_state()
-        steps = 0
-        while not state.is_terminal():
-            state.apply_action(rng.choice(state.legal_actions()))
-            steps += 1
-        return steps
-
-    return one_game
 
 
 def step_loop(game_id: str, options: dict[str, Any]) -> Loop:
@@ -163,7 +144,7 @@ def main() -> None:
     for game_id, options in GAMES:
         rates = interleaved(
             {
-                "raw": raw_loop(game_id, options),
+                "raw": game_loop(game_id, options),
                 "step": step_loop(game_id, options),
                 "aec": aec_loop(lambda g=game_id, o=options: pettingzoo_env(g, **o)),
                 "ids": aec_loop(lambda g=game_id, o=options: pettingzoo_env(g, **o), False),
