@@ -1,6 +1,6 @@
 """Benchmark of the compiled alpha-beta against a plain Python negamax and today's reference bot.
 
-Five tables, from the opening of Murus Gallicus and three midgame positions (a seeded random
+Four tables, from the opening of Murus Gallicus and three midgame positions (a seeded random
 walk of 12, 20 and 28 decisions):
 
 1. Node rate: a plain pure-Python negamax of Murus Gallicus written here as the anchor (list
@@ -13,10 +13,9 @@ walk of 12, 20 and 28 decisions):
 4. Per game with a compiled evaluation: nodes per iteration of iterative deepening from the
    opening and the midgame positions, the effective branching factor (nodes of an iteration
    over those of the one before) and nodes per CPU second, up to ``--seconds`` per position.
-5. What a decision costs at each level of Murus Gallicus (or the ``--costs`` games), on both
-   engines.
 
-Rates are per CPU second of this process, so they hold on a busy machine.
+Rates are per CPU second of this process, so they hold on a busy machine. What a decision
+costs at each level is ``benchmarks/level_costs.py``.
 
     python benchmarks/search.py --depth 5 --seconds 2
 """
@@ -28,7 +27,6 @@ import importlib.util
 import itertools
 import math
 import random
-import statistics
 import subprocess
 import tempfile
 import time
@@ -37,7 +35,6 @@ from pathlib import Path
 import boardlab
 from boardlab.ai import make_bot
 from boardlab.ai.base import Bot
-from boardlab.ai.levels import level_spec
 from boardlab.ai.search import compiled_search
 from boardlab.core.game import Game
 from boardlab.core.registry import game_ids
@@ -312,69 +309,12 @@ def pvs_gain(depth: int) -> None:
     print()
 
 
-def played_positions(game: Game, count: int) -> list[State]:
-    """The middle positions of ``count`` seeded games of ``level:medium`` against itself: the
-    view of the seat to move at the middle of the decisions it searched (no preset, no single
-    legal move)."""
-    out = []
-    for seed in range(count):
-        bots = [make_bot("level:medium", game, seed + player) for player in range(game.num_players)]
-        state, searched = game.new_initial_state(), []
-        while not state.is_terminal():
-            view = state.view_state(state.current_player)
-            bot = bots[state.current_player]
-            assert bot is not None
-            state.apply_action(bot.choose(view))
-            if "preset" not in bot.stats() and len(view.legal_actions()) > 1:
-                searched.append(view)
-        out.append(searched[len(searched) // 2])
-    return out
-
-
-def level_costs(game_id: str, count: int = 8) -> None:
-    game = boardlab.make(game_id)
-    bot_of(game, "alphabeta:depth=1").choose(positions(game)[-1][1])  # compile or load
-    print(
-        f"## What a decision costs at each {game_id} level (medians and the slowest over the "
-        f"middle positions of {count} games of `level:medium` against itself)\n"
-    )
-    played = played_positions(game, count)
-    print("| level | engine | wall s | slowest wall s | CPU s | nodes | depth finished |")
-    print("|---|---|---:|---:|---:|---:|---:|")
-    for level in ("medium", "hard", "expert"):
-        for compiled in (True, False):
-            spec = f"{level_spec(game, level)},compiled={str(compiled).lower()}"
-            walls, cpus, nodes, depths = [], [], [], []
-            for state in played:
-                bot = bot_of(game, spec)
-                wall = time.perf_counter()
-                cpu, stats = timed(bot, state)
-                walls.append(time.perf_counter() - wall)
-                cpus.append(cpu)
-                nodes.append(stats["nodes"])
-                depths.append(stats["depth"])
-            print(
-                f"| {level} | {'compiled' if compiled else 'reference'} | "
-                f"{statistics.median(walls):.3f} | {max(walls):.3f} | "
-                f"{statistics.median(cpus):.3f} | "
-                f"{statistics.median(nodes):,.0f} | {statistics.median(depths):.0f} |"
-            )
-    print()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--depth", type=int, default=5, help="fixed depth of tables 1 and 2")
     parser.add_argument("--seconds", type=float, default=1.0, help="budget (tables 1 and 3)")
     parser.add_argument("--baseline", default="ac39c81", help="commit of today's bot")
-    parser.add_argument(
-        "--costs", nargs="+", metavar="GAME", help="print only table 5, for these games"
-    )
     args = parser.parse_args()
-    if args.costs:
-        for game_id in args.costs:
-            level_costs(game_id)
-        return
     # Compile (or load) first so that no table counts it.
     warm = boardlab.make("murus-gallicus")
     bot_of(warm, "alphabeta:depth=1").choose(warm.new_initial_state())
@@ -382,7 +322,6 @@ def main() -> None:
     fixed_depth(args.depth, args.baseline)
     pvs_gain(args.depth + 3)
     branching(args.seconds)
-    level_costs("murus-gallicus")
 
 
 if __name__ == "__main__":
