@@ -111,8 +111,27 @@ def _position(p: KernelArray, s: KernelArray, ids: KernelArray) -> int:
     n = legal(p, s, ids)
     if n == 0:  # exactly when the game is over
         return TRUNCATED if truncated(p, s) else TERMINATED
-    ids[:n].sort()
+    _sort(ids, n)
     return n * SEATS + player(p, s)
+
+
+@numba.njit(cache=True)
+def _sort(ids: KernelArray, n: int) -> None:
+    """Sort ``ids[:n]`` in place. The kernels list ids nearly in order (a few descents), where
+    an insertion sort takes a few nanoseconds an id and Numba's quicksort some 250 ns more a
+    call; past ``8 n`` moves the quicksort finishes (no quadratic worst case)."""
+    moves = 0
+    for i in range(1, n):
+        x = ids[i]
+        j = i - 1
+        while j >= 0 and ids[j] > x:
+            ids[j + 1] = ids[j]
+            j -= 1
+        ids[j + 1] = x
+        moves += i - 1 - j
+        if moves > 8 * n:
+            ids[:n].sort()
+            return
 
 
 @numba.njit(cache=True)
