@@ -1,27 +1,34 @@
 """The PettingZoo adapter's own cost per step: full path minus the game's step minus the floor.
 
-For every game (and Colosseum at 2 to 5 seats), three loops run interleaved in ``--rounds``
+For every game (and Colosseum at 2 to 5 seats), five loops run interleaved in ``--rounds``
 rounds, each playing whole random games for a slice of CPU time:
 
-* ``game``: the game's own step, the least any adapter pays: ``state.legal_actions()``, a
-  random pick, ``state.apply_action`` until ``state.is_terminal()`` (reference rules);
+* ``game``: the step of the engine the environment uses, the least any adapter over it pays.
+  On the compiled engine (the environment steps the kernel alone) a Python loop driving the
+  kernel: ``kernel.legal`` into a buffer, a random pick, ``kernel.apply``, ``kernel.is_over``,
+  each game from a copy of the first position. On the reference engine (``BOARDLAB_ENGINE=
+  python``, or no numba) the reference rules: ``state.legal_actions()``, a random pick,
+  ``state.apply_action`` until ``state.is_terminal()``;
+* ``reference``: the reference rules' step (as above), shown beside the kernel's;
 * ``floor``: PettingZoo's wrapper floor: a trivial AEC environment with the same number of
   agents (constant observation, no rules) wrapped by ``OrderEnforcingWrapper`` as
   :func:`boardlab.rl.pettingzoo_env` wraps, driven by the same AEC loop (``agent_iter``,
   ``last()``, ``step``) with a constant action, so the random pick is counted once (in
   ``game``);
-* ``bookkeeping``: the same loop with ``last(observe=False)``: no observation, no mask;
+* ``bookkeeping``: the full loop with ``last(observe=False)``: no observation asked for;
 * ``pettingzoo``: the full path: :func:`boardlab.rl.pettingzoo_env`, the AEC loop with
-  ``last()`` building the observation and the mask of the agent on turn, the policy picking
+  ``last()`` handing out the observation and the mask of the agent on turn, the policy picking
   from ``env.unwrapped.legal_actions()`` (a scan of the mask would be the policy's cost).
 
 Every figure is microseconds of CPU (``time.process_time``) per step: for each loop the
 **minimum over the rounds** (the round least disturbed by the other jobs of a shared
 machine), and ``own = pettingzoo - game - floor``, the adapter's own cost per step, split
 into ``bookkeeping - game - floor`` and the observation with its mask (``pettingzoo -
-bookkeeping``). A step is
-one decision (one ``apply_action``); a reset is counted in the loop's time, not as a step.
-Run::
+bookkeeping``; on the compiled engine the environment makes the observation of the agent on
+turn within ``step`` once one has been asked for, so the bookkeeping loop, which asks for none,
+makes none). A step is one decision (one ``apply``); a reset is counted in the loop's time, not
+as a step. The kernel loop picks with ``ids[int(random() * n)]``, a little cheaper than the
+other loops' ``rng.choice(list)``: the difference is counted in the adapter's cost. Run::
 
     python benchmarks/rl_pettingzoo.py --seconds 2 --rounds 5
 """
@@ -30,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import time
 from collections.abc import Callable
 from typing import Any
@@ -39,6 +47,7 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from boardlab.core.engine import engine_name, kernel_for
 from boardlab.core.registry import make
 from boardlab.rl import pettingzoo_env
 
@@ -55,6 +64,28 @@ GAMES: list[tuple[str, dict[str, Any]]] = [
 
 Loop = Callable[[], int]
 """Plays one game, returns its number of steps."""
+
+
+def kernel_loop(game_id: str, options: dict[str, Any]) -> Loop:
+    """Random games through the compiled kernel alone, driven from Python."""
+    kernel = kernel_for(make(game_id, **options))
+    assert kernel is not None
+    p, first = kernel.params, kernel.encode(kernel.game.new_initial_state())
+    legal, apply, is_over = kernel.legal, kernel.apply, kernel.is_over
+    ids = np.empty(kernel.max_legal, dtype=np.int64)
+    random_ = random.Random(0).random
+
+    def one_game() -> int:
+        s = first.copy()
+        steps = 0
+        while True:
+            n = legal(p, s, ids)
+            apply(p, s, ids[int(random_() * n)])
+            steps += 1
+            if is_over(p, s):
+                return steps
+
+    return one_game
 
 
 def game_loop(game_id: str, options: dict[str, Any]) -> Loop:
@@ -74,13 +105,13 @@ def game_loop(game_id: str, options: dict[str, Any]) -> Loop:
 
 
 class TrivialEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
-    """``players`` agents take turns for LENGTH steps with a constant observation."""
+    """``players`` agents take turns for ``length`` steps with a constant observation."""
 
     metadata: dict[str, Any] = {"name": "trivial_v0", "is_parallelizable": False}  # noqa: RUF012
-    LENGTH = 100
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, length: int = 100) -> None:
         super().__init__()
+        self.length = length
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.observation = {
             "observation": np.zeros((2, 3, 3), np.float32),
@@ -92,7 +123,7 @@ class TrivialEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         self.played = 0
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game of LENGTH steps."""
+        """A new game of ``length`` steps."""
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -107,19 +138,22 @@ class TrivialEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         return self.observation
 
     def step(self, action: int | None) -> None:
-        """Pass the turn; end the game after LENGTH steps."""
+        """Pass the turn; end the game after ``length`` steps."""
         if self.terminations[self.agent_selection]:
             self._was_dead_step(action)
             return
         self.played += 1
-        if self.played == self.LENGTH:
+        if self.played == self.length:
             self.terminations = dict.fromkeys(self.agents, True)
         self.agent_selection = self.agents[self.played % len(self.agents)]
 
 
-def floor_loop(players: int) -> Loop:
-    """The AEC loop over the wrapped trivial environment, always playing action 0."""
-    env = wrappers.OrderEnforcingWrapper(TrivialEnv(players))
+def floor_loop(players: int, length: int) -> Loop:
+    """The AEC loop over the wrapped trivial environment, always playing action 0, in games
+    of ``length`` steps (those of the game measured: each game ends with a dead step per
+    agent and starts with a reset, PettingZoo's protocol, whose cost per step the length
+    sets)."""
+    env = wrappers.OrderEnforcingWrapper(TrivialEnv(players, length))
 
     def one_game() -> int:
         env.reset()
@@ -168,13 +202,18 @@ def per_step(loop: Loop, seconds: float) -> float:
     return (time.process_time() - start) * 1e6 / steps
 
 
-def measure(loops: dict[str, Loop], seconds: float, rounds: int) -> dict[str, float]:
-    """The least microseconds per step of each loop over ``rounds`` interleaved rounds."""
-    best = dict.fromkeys(loops, float("inf"))
+def measure(loops: dict[str, Loop], seconds: float, rounds: int) -> dict[str, list[float]]:
+    """Microseconds per step of each loop in each of ``rounds`` interleaved rounds."""
+    found: dict[str, list[float]] = {name: [] for name in loops}
     for _ in range(rounds):
         for name, loop in loops.items():
-            best[name] = min(best[name], per_step(loop, seconds / rounds))
-    return best
+            found[name].append(per_step(loop, seconds / rounds))
+    return found
+
+
+def mean_length(loop: Loop, games: int = 200) -> int:
+    """The mean number of steps of ``games`` games of ``loop``, rounded."""
+    return round(sum(loop() for _ in range(games)) / games)
 
 
 def main() -> None:
@@ -185,31 +224,42 @@ def main() -> None:
     parser.add_argument("--game", action="append", help="only these games (repeatable)")
     args = parser.parse_args()
     print(
-        "| game | game step µs | floor µs | PettingZoo µs | own µs "
-        "| of which bookkeeping | of which observation and mask |"
+        "| game | engine | reference step µs | game step µs | floor µs | PettingZoo µs | own µs "
+        "| of which bookkeeping | of which observation and mask | own µs, median of rounds |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for game_id, options in GAMES:
         if args.game and game_id not in args.game:
             continue
-        players = make(game_id, **options).num_players
-        best = measure(
+        game = make(game_id, **options)
+        engine = engine_name(game)
+        reference = game_loop(game_id, options)
+        engine_loop = kernel_loop(game_id, options) if engine == "compiled" else reference
+        found = measure(
             {
-                "game": game_loop(game_id, options),
-                "floor": floor_loop(players),
+                "reference": reference,
+                "game": engine_loop,
+                "floor": floor_loop(game.num_players, mean_length(engine_loop)),
                 "bookkeeping": pettingzoo_loop(game_id, options, observe=False),
                 "pettingzoo": pettingzoo_loop(game_id, options),
             },
             args.seconds,
             args.rounds,
         )
+        best = {name: min(values) for name, values in found.items()}
         own = best["pettingzoo"] - best["game"] - best["floor"]
         bookkeeping = best["bookkeeping"] - best["game"] - best["floor"]
+        paired = statistics.median(
+            full - step - floor
+            for full, step, floor in zip(
+                found["pettingzoo"], found["game"], found["floor"], strict=True
+            )
+        )
         label = game_id + "".join(f" {key}={value}" for key, value in options.items())
         print(
-            f"| {label} | {best['game']:.1f} | {best['floor']:.1f} "
-            f"| {best['pettingzoo']:.1f} | {own:+.1f} | {bookkeeping:+.1f} "
-            f"| {best['pettingzoo'] - best['bookkeeping']:+.1f} |",
+            f"| {label} | {engine} | {best['reference']:.1f} | {best['game']:.1f} "
+            f"| {best['floor']:.1f} | {best['pettingzoo']:.1f} | {own:+.1f} | {bookkeeping:+.1f} "
+            f"| {best['pettingzoo'] - best['bookkeeping']:+.1f} | {paired:+.1f} |",
             flush=True,
         )
 

@@ -81,8 +81,10 @@ def step_loop(game_id: str, options: dict[str, Any]) -> Loop:
     def one_game() -> int:
         env.reset()
         steps = 0
-        while not env.state_.is_terminal():
-            env.step(rng.choice(env.legal_actions()))
+        # Not env.state_.is_terminal(): on the compiled engine reading the reference state
+        # replays the actions played on the kernel. No legal ids: the game is over.
+        while legal := env.legal_actions():
+            env.step(rng.choice(legal))
             steps += 1
         return steps
 

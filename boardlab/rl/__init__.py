@@ -8,8 +8,9 @@ page; :class:`~boardlab.rl.observation.ObservationEncoder` defines them from the
 and :func:`observation_encoder` gives the game's fast encoder (:mod:`boardlab.rl.fast`), which
 reads the state directly and gives the same planes. :mod:`boardlab.rl.vector` steps batches of
 games on the compiled engine (it needs the ``fast`` extra too); on that engine the PettingZoo
-and Gymnasium environments make their observations with the same compiled encoders, from a
-kernel state kept beside the reference state (:mod:`boardlab.rl.compiled`).
+environment steps the kernel alone (the reference state is brought up to date when read) and
+the Gymnasium environment a kernel state beside the reference state, both observing with the
+same compiled encoders (:mod:`boardlab.rl.compiled`).
 """
 
 try:

@@ -90,6 +90,13 @@ def check_layout_option(text: str) -> str | None:
 
 def random_layout(seed: int) -> Layout:
     """Shuffle the canonical slats with ``random.Random(seed)`` exactly as spec §4.2 says."""
+    values, bonus = random_values(seed)
+    return make_layout("".join(map(str, values)), bonus)
+
+
+def random_values(seed: int) -> tuple[list[int], int]:
+    """The values of squares 1..36 and the bonus square number of :func:`random_layout`
+    (without making the Layout: the RL environments start a game from them on the kernel)."""
     rng = random.Random(seed)
     values = [0] * SQUARES
     bonus = 0
@@ -108,7 +115,7 @@ def random_layout(seed: int) -> Layout:
     for column, slat3 in ((1, first), (COLUMNS, last)):
         cells = slat3[::-1] if rng.random() < 0.5 else slat3
         _put_end_slat(values, column, cells)
-    return make_layout("".join(map(str, values)), bonus)
+    return values, bonus
 
 
 def _put_end_slat(values: list[int], column: int, cells: tuple[int, ...]) -> None:

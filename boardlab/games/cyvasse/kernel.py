@@ -196,11 +196,17 @@ def _two(hexes: tuple[int, ...]) -> list[int]:
 
 def _tie_first(game: Cyvasse) -> int:
     """Who moves first when the Kings tie (the reference's coin toss, done once here)."""
-    if game.first_tie == "south":
+    return tie_first(game.first_tie, game.seed)
+
+
+def tie_first(first_tie: str, seed: int | None) -> int:
+    """Who moves first when the Kings tie in a game with these ``first_tie`` and ``seed``
+    options (the reference's coin toss for ``random``)."""
+    if first_tie == "south":
         return 0
-    if game.first_tie == "north":
+    if first_tie == "north":
         return 1
-    return 0 if random.Random(game.seed).random() < 0.5 else 1
+    return 0 if random.Random(seed).random() < 0.5 else 1
 
 
 @lru_cache(maxsize=1 << 16)
