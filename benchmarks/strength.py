@@ -6,8 +6,8 @@ playing today's ``expert`` level spec of the game with its time budget replaced 
 ``--seconds``; the new bot plays the game's ``expert`` spec now, with the same budget. Colours
 alternate from game to game; each game has its own seeds, and a game with chance (Anacund's
 layout) gives both games of a pair of colourings the same layout. Prints wins, draws and losses
-of the new bot, its score share with a 95% Wilson interval, and the mean depth (alpha-beta) or
-simulations per decision (MCTS) each side reached.
+of the new bot (also as the first and as the second seat), its score share with a 95% Wilson
+interval, and the mean depth (alpha-beta) or simulations per decision (MCTS) each side reached.
 
 Today's bot evaluates with the game's ``heuristic`` of this tree, so a better evaluation helps
 both sides. With ``--baseline-evaluation`` it evaluates as at ``--baseline`` instead (the game's
@@ -131,6 +131,7 @@ def main() -> None:
     )
     measure = "depth" if module == "alphabeta" else "simulations"
     wins = draws = losses = 0
+    by_seat = [[0, 0, 0], [0, 0, 0]]  # the new bot's W, D, L as the first and second seat
     depths: dict[str, list[float]] = {"new": [], "today": []}
     for index in range(args.games):
         game = boardlab.make(args.game, **({"seed": index // 2} if seeded else {}))
@@ -150,6 +151,7 @@ def main() -> None:
                 depths["new" if bot is new else "today"].append(depth)
         reward = state.returns()[index % 2]
         wins, draws, losses = wins + (reward > 0), draws + (reward == 0), losses + (reward < 0)
+        by_seat[index % 2][0 if reward > 0 else 1 if reward == 0 else 2] += 1
         print(f"game {index + 1}: new {'won' if reward > 0 else 'drew' if reward == 0 else 'lost'}")
     score = wins + draws / 2
     low, high = wilson_interval(score / args.games, args.games)
@@ -159,7 +161,9 @@ def main() -> None:
         f"{' with its evaluation' if args.baseline_evaluation else ''}: "
         f"{wins} W {draws} D {losses} L of {args.games}, "
         f"score {score / args.games:.0%} (95% {low:.0%} to {high:.0%}); mean {measure} new "
-        f"{statistics.fmean(depths['new']):.1f}, today {statistics.fmean(depths['today']):.1f}"
+        f"{statistics.fmean(depths['new']):.1f}, today {statistics.fmean(depths['today']):.1f}; "
+        f"new as the first seat {'-'.join(map(str, by_seat[0]))}, as the second "
+        f"{'-'.join(map(str, by_seat[1]))} (W-D-L)"
     )
 
 
