@@ -36,20 +36,25 @@ def test_compiled_and_reference_greedy_choose_alike(
     if compiled_scorer(game) is None:
         pytest.skip(f"{game_id} has no compiled evaluation on this branch")
     seats = range(game.num_players)
-    compiled = [GreedyBot(seed=10 + seat, noise=noise) for seat in seats]
-    reference = [GreedyBot(seed=10 + seat, noise=noise) for seat in seats]
-    state = game.new_initial_state()
     decisions = 0
-    while not state.is_terminal() and decisions < 120:
-        seat = state.current_player
-        view = state.view_state(seat)
-        chosen = compiled[seat].choose(view)
-        with monkeypatch.context() as forced:
-            forced.setenv(ENGINE_VARIABLE, "python")
-            expected = reference[seat].choose(view)
-        assert chosen == expected, f"decision {decisions}: {view.position_text()}"
-        state.apply_action(chosen)
-        decisions += 1
+    # Another game with other seeds while fewer than 20 decisions were compared (a sharp greedy
+    # ends a two-seat Colosseum Offcuts game in under 20).
+    for first_seed in (10, 20, 30):
+        compiled = [GreedyBot(seed=first_seed + seat, noise=noise) for seat in seats]
+        reference = [GreedyBot(seed=first_seed + seat, noise=noise) for seat in seats]
+        state = game.new_initial_state()
+        while not state.is_terminal() and decisions < 120:
+            seat = state.current_player
+            view = state.view_state(seat)
+            chosen = compiled[seat].choose(view)
+            with monkeypatch.context() as forced:
+                forced.setenv(ENGINE_VARIABLE, "python")
+                expected = reference[seat].choose(view)
+            assert chosen == expected, f"decision {decisions}: {view.position_text()}"
+            state.apply_action(chosen)
+            decisions += 1
+        if decisions >= 20:
+            break
     assert decisions >= 20
 
 
