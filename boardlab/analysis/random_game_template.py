@@ -15,6 +15,7 @@ import numba
 import numpy as np
 
 from boardlab.core.engine import KernelArray
+from boardlab.core.kernel_mersenne import below, seed
 
 # -- kernel --
 
@@ -41,78 +42,6 @@ def evaluate(p: KernelArray, s: KernelArray, seat: int) -> float:
 
 # -- end kernel --
 
-_N = 624
-_M = 397
-_MATRIX_A = 0x9908B0DF
-_UPPER = 0x80000000
-_LOWER = 0x7FFFFFFF
-_WORD = 0xFFFFFFFF
-
-
-@numba.njit(cache=True)
-def no_evaluation(p: KernelArray, s: KernelArray, seat: int) -> float:
-    """Stands in for ``evaluate`` in a game without a compiled evaluation (never called)."""
-    return 0.0
-
-
-@numba.njit(cache=True)
-def _twist(mt: KernelArray) -> None:
-    """Regenerate the 624 words (CPython's ``genrand_uint32`` refill)."""
-    for kk in range(_N):
-        y = (mt[kk] & _UPPER) | (mt[(kk + 1) % _N] & _LOWER)
-        mt[kk] = mt[(kk + _M) % _N] ^ (y >> 1) ^ (_MATRIX_A if y & 1 else 0)
-    mt[_N] = 0
-
-
-@numba.njit(cache=True)
-def _seed(mt: KernelArray, seed: int) -> None:
-    """``random.Random(seed)``'s state for ``0 <= seed < 2**32`` (CPython's ``init_by_array``
-    with the one-word key ``[seed]``)."""
-    mt[0] = 19650218
-    for i in range(1, _N):
-        mt[i] = (1812433253 * (mt[i - 1] ^ (mt[i - 1] >> 30)) + i) & _WORD
-    i = 1
-    for _ in range(_N):
-        mt[i] = ((mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525)) + seed) & _WORD
-        i += 1
-        if i >= _N:
-            mt[0] = mt[_N - 1]
-            i = 1
-    for _ in range(_N - 1):
-        mt[i] = ((mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941)) - i) & _WORD
-        i += 1
-        if i >= _N:
-            mt[0] = mt[_N - 1]
-            i = 1
-    mt[0] = _UPPER
-    mt[_N] = _N
-
-
-@numba.njit(cache=True)
-def _uint32(mt: KernelArray) -> int:
-    """The next 32-bit output of the generator ``mt`` (words, then the position)."""
-    if mt[_N] >= _N:
-        _twist(mt)
-    y = mt[mt[_N]]
-    mt[_N] += 1
-    y ^= y >> 11
-    y ^= (y << 7) & 0x9D2C5680
-    y ^= (y << 15) & 0xEFC60000
-    y ^= y >> 18
-    return int(y & _WORD)
-
-
-@numba.njit(cache=True)
-def _below(mt: KernelArray, n: int) -> int:
-    """``random.Random._randbelow(n)``: ``getrandbits(n.bit_length())`` until below ``n``."""
-    k = 0
-    while n >> k:
-        k += 1
-    r = _uint32(mt) >> (32 - k)
-    while r >= n:
-        r = _uint32(mt) >> (32 - k)
-    return r
-
 
 @numba.njit(cache=True)
 def random_game(
@@ -138,7 +67,7 @@ def random_game(
     """
     for seat in range(seeds.shape[0]):
         if seeds[seat] >= 0:
-            _seed(generators[seat], seeds[seat])
+            seed(generators[seat], seeds[seat])
             seeds[seat] = -1
     moves = np.empty(max_legal, dtype=np.int64)
     seats = evals.shape[1]
@@ -154,7 +83,7 @@ def random_game(
             for seat in range(seats):
                 evals[d, seat] = evaluate(p, s, seat)
         ordered = np.sort(moves[:n])
-        action = ordered[_below(generators[player(p, s)], n)]
+        action = ordered[below(generators[player(p, s)], n)]
         actions[d] = action
         choices[d] = n
         apply(p, s, action)

@@ -26,7 +26,9 @@ import numpy as np
 from boardlab.core.engine import Kernel, KernelArray, user_cache
 
 _TEMPLATE = Path(__file__).with_name("kernel_driver_template.py")
-_RANDOM = Path(__file__).with_name("kernel_random.py")
+_GENERATORS = tuple(
+    Path(__file__).with_name(f"kernel_{name}.py") for name in ("random", "mersenne")
+)
 _KERNEL_BLOCK = re.compile(r"# -- kernel --\n.*# -- end kernel --\n", re.DOTALL)
 _FUNCTIONS = ("legal", "apply", "returns")
 
@@ -86,8 +88,9 @@ def _specialised(template_path: str, sources: tuple[tuple[str, str, str], ...]) 
     module and function name of each compiled function."""
     template = Path(template_path).read_text(encoding="utf-8")
     digest = hashlib.sha256(template.encode())
-    # The copy calls the generator's compiled functions too: Numba would not see them change.
-    digest.update(_RANDOM.read_bytes())
+    # The copy calls the generators' compiled functions too: Numba would not see them change.
+    for path in _GENERATORS:
+        digest.update(path.read_bytes())
     folders = {Path(str(sys.modules[module].__file__)).parent for _, module, _ in sources}
     for folder in sorted(folders):
         for path in sorted(folder.glob("kernel*.py")):
