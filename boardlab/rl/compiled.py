@@ -166,13 +166,7 @@ class KernelGame:
 
     def __setstate__(self, saved: dict[str, Any]) -> None:
         game = saved["game"]
-        kernel = kernel_for(game)
-        if kernel is None:
-            raise EngineError(
-                f"this {game.id} environment runs on the compiled engine, "
-                "which is not available where it is loaded"
-            )
-        self.__init__(game, kernel, saved["encoder"])  # type: ignore[misc]
+        self.__init__(game, _loaded_kernel(game, "runs"), saved["encoder"])  # type: ignore[misc]
         self.params, self.first, work = saved["arrays"]
         self.work[:] = work
 
@@ -242,13 +236,7 @@ class CompiledObserver:
 
     def __setstate__(self, saved: dict[str, Any]) -> None:
         game = saved["game"]
-        kernel = kernel_for(game)
-        if kernel is None:
-            raise EngineError(
-                f"this {game.id} environment observes on the compiled engine, "
-                "which is not available where it is loaded"
-            )
-        self.__init__(game, kernel, saved["encoder"])  # type: ignore[misc]
+        self.__init__(game, _loaded_kernel(game, "observes"), saved["encoder"])  # type: ignore[misc]
         self.state = saved["state"]
 
     def _reseeded(self, game: Game) -> KernelArray:
@@ -260,6 +248,18 @@ class CompiledObserver:
         from boardlab.games.cyvasse.kernel import _tie_first
 
         return _cyvasse_params(self.kernel, _tie_first(game), self._params_of)  # type: ignore[arg-type]
+
+
+def _loaded_kernel(game: Game, does: str) -> Kernel:
+    """The kernel of ``game`` for an environment that ``does`` (runs, observes) on the compiled
+    engine, loaded from a pickle; :class:`EngineError` where this process has no kernel."""
+    kernel = kernel_for(game)
+    if kernel is None:
+        raise EngineError(
+            f"this {game.id} environment {does} on the compiled engine, "
+            "which is not available where it is loaded"
+        )
+    return kernel
 
 
 def _anacund_starts(game: Game, kernel: Kernel) -> Any:
