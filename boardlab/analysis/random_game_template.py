@@ -44,6 +44,12 @@ def evaluate(p: KernelArray, s: KernelArray, seat: int) -> float:
 
 
 @numba.njit(cache=True)
+def no_evaluation(p: KernelArray, s: KernelArray, seat: int) -> float:
+    """Stands in for ``evaluate`` in a game without a compiled evaluation (never called)."""
+    return 0.0
+
+
+@numba.njit(cache=True)
 def random_game(
     p: KernelArray,
     s: KernelArray,
