@@ -1,24 +1,29 @@
 """The PettingZoo adapter's own cost per step: full path minus the game's step minus the floor.
 
-For every game (and Colosseum at 2 to 5 seats), five loops run interleaved in ``--rounds``
-rounds, each playing whole random games for a slice of CPU time:
+For every game (and Colosseum at 2 to 5 seats), six loops run interleaved in ``--rounds``
+rounds, each playing whole random games for a slice of CPU time. The policy is the same in
+every loop that has one: it gets the legal ids as a list of Python ints and picks
+``ids[int(random() * len(ids))]``:
 
 * ``game``: the step of the engine the environment uses, the least any adapter over it pays.
   On the compiled engine (the environment steps the kernel alone) a Python loop driving the
-  kernel: ``kernel.legal`` into a buffer, a random pick, ``kernel.apply``, ``kernel.is_over``,
-  each game from a copy of the first position. On the reference engine (``BOARDLAB_ENGINE=
-  python``, or no numba) the reference rules: ``state.legal_actions()``, a random pick,
-  ``state.apply_action`` until ``state.is_terminal()``;
+  kernel: ``kernel.legal`` into a buffer, the ids listed (``memoryview.tolist``), the pick,
+  ``kernel.apply``, ``kernel.is_over``, each game from a copy of the first position. On the
+  reference engine (``BOARDLAB_ENGINE=python``, or no numba) the reference rules:
+  ``state.legal_actions()``, the pick, ``state.apply_action`` until ``state.is_terminal()``;
+* ``unlisted``: the kernel loop picking from its buffer without listing the ids
+  (``ids[int(random() * n)]``), to show what listing costs (``game - unlisted``): a policy
+  that reads the ids as Python ints pays it on any engine, one reading the mask pays its scan
+  instead;
 * ``reference``: the reference rules' step (as above), shown beside the kernel's;
 * ``floor``: PettingZoo's wrapper floor: a trivial AEC environment with the same number of
   agents (constant observation, no rules) wrapped by ``OrderEnforcingWrapper`` as
   :func:`boardlab.rl.pettingzoo_env` wraps, driven by the same AEC loop (``agent_iter``,
-  ``last()``, ``step``) with a constant action, so the random pick is counted once (in
-  ``game``);
+  ``last()``, ``step``) with a constant action, so the policy is counted once (in ``game``);
 * ``bookkeeping``: the full loop with ``last(observe=False)``: no observation asked for;
 * ``pettingzoo``: the full path: :func:`boardlab.rl.pettingzoo_env`, the AEC loop with
   ``last()`` handing out the observation and the mask of the agent on turn, the policy picking
-  from ``env.unwrapped.legal_actions()`` (a scan of the mask would be the policy's cost).
+  from ``env.unwrapped.legal_actions()``.
 
 Every figure is microseconds of CPU (``time.process_time``) per step: for each loop the
 **minimum over the rounds** (the round least disturbed by the other jobs of a shared
@@ -27,8 +32,7 @@ into ``bookkeeping - game - floor`` and the observation with its mask (``petting
 bookkeeping``; on the compiled engine the environment makes the observation of the agent on
 turn within ``step`` once one has been asked for, so the bookkeeping loop, which asks for none,
 makes none). A step is one decision (one ``apply``); a reset is counted in the loop's time, not
-as a step. The kernel loop picks with ``ids[int(random() * n)]``, a little cheaper than the
-other loops' ``rng.choice(list)``: the difference is counted in the adapter's cost. Run::
+as a step. Run::
 
     python benchmarks/rl_pettingzoo.py --seconds 2 --rounds 5
 """
@@ -66,13 +70,15 @@ Loop = Callable[[], int]
 """Plays one game, returns its number of steps."""
 
 
-def kernel_loop(game_id: str, options: dict[str, Any]) -> Loop:
-    """Random games through the compiled kernel alone, driven from Python."""
+def kernel_loop(game_id: str, options: dict[str, Any], listed: bool = True) -> Loop:
+    """Random games through the compiled kernel alone, driven from Python; the policy picks
+    from the legal ids listed as Python ints (or, not ``listed``, from the kernel's buffer)."""
     kernel = kernel_for(make(game_id, **options))
     assert kernel is not None
     p, first = kernel.params, kernel.encode(kernel.game.new_initial_state())
     legal, apply, is_over = kernel.legal, kernel.apply, kernel.is_over
     ids = np.empty(kernel.max_legal, dtype=np.int64)
+    view = memoryview(ids)
     random_ = random.Random(0).random
 
     def one_game() -> int:
@@ -80,7 +86,11 @@ def kernel_loop(game_id: str, options: dict[str, Any]) -> Loop:
         steps = 0
         while True:
             n = legal(p, s, ids)
-            apply(p, s, ids[int(random_() * n)])
+            if listed:
+                found = view[:n].tolist()
+                apply(p, s, found[int(random_() * len(found))])
+            else:
+                apply(p, s, ids[int(random_() * n)])
             steps += 1
             if is_over(p, s):
                 return steps
@@ -91,13 +101,14 @@ def kernel_loop(game_id: str, options: dict[str, Any]) -> Loop:
 def game_loop(game_id: str, options: dict[str, Any]) -> Loop:
     """Random games through the reference rules alone."""
     game = make(game_id, **options)
-    rng = random.Random(0)
+    random_ = random.Random(0).random
 
     def one_game() -> int:
         state = game.new_initial_state()
         steps = 0
         while not state.is_terminal():
-            state.apply_action(rng.choice(state.legal_actions()))
+            ids = state.legal_actions()
+            state.apply_action(ids[int(random_() * len(ids))])
             steps += 1
         return steps
 
@@ -175,7 +186,7 @@ def pettingzoo_loop(game_id: str, options: dict[str, Any], observe: bool = True)
     (or, with ``observe`` false, ``last(observe=False)``: the bookkeeping alone)."""
     env = pettingzoo_env(game_id, **options)
     legal_actions = env.unwrapped.legal_actions
-    rng = random.Random(0)
+    random_ = random.Random(0).random
 
     def one_game() -> int:
         env.reset()
@@ -186,7 +197,8 @@ def pettingzoo_loop(game_id: str, options: dict[str, Any], observe: bool = True)
                 env.step(None)
                 continue
             assert observe is (observation is not None)
-            env.step(rng.choice(legal_actions()))
+            ids = legal_actions()
+            env.step(ids[int(random_() * len(ids))])
             steps += 1
         return steps
 
@@ -224,21 +236,24 @@ def main() -> None:
     parser.add_argument("--game", action="append", help="only these games (repeatable)")
     args = parser.parse_args()
     print(
-        "| game | engine | reference step µs | game step µs | floor µs | PettingZoo µs | own µs "
-        "| of which bookkeeping | of which observation and mask | own µs, median of rounds |"
+        "| game | engine | reference step µs | game step µs | of which listing the ids | floor µs "
+        "| PettingZoo µs | own µs | of which bookkeeping | of which observation and mask "
+        "| own µs, median of rounds |"
     )
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for game_id, options in GAMES:
         if args.game and game_id not in args.game:
             continue
         game = make(game_id, **options)
         engine = engine_name(game)
         reference = game_loop(game_id, options)
-        engine_loop = kernel_loop(game_id, options) if engine == "compiled" else reference
+        compiled = engine == "compiled"
+        engine_loop = kernel_loop(game_id, options) if compiled else reference
         found = measure(
             {
                 "reference": reference,
                 "game": engine_loop,
+                "unlisted": kernel_loop(game_id, options, listed=False) if compiled else reference,
                 "floor": floor_loop(game.num_players, mean_length(engine_loop)),
                 "bookkeeping": pettingzoo_loop(game_id, options, observe=False),
                 "pettingzoo": pettingzoo_loop(game_id, options),
@@ -255,10 +270,12 @@ def main() -> None:
                 found["pettingzoo"], found["game"], found["floor"], strict=True
             )
         )
+        listing = f"{best['game'] - best['unlisted']:.1f}" if compiled else "—"
         label = game_id + "".join(f" {key}={value}" for key, value in options.items())
         print(
             f"| {label} | {engine} | {best['reference']:.1f} | {best['game']:.1f} "
-            f"| {best['floor']:.1f} | {best['pettingzoo']:.1f} | {own:+.1f} | {bookkeeping:+.1f} "
+            f"| {listing} | {best['floor']:.1f} | {best['pettingzoo']:.1f} | {own:+.1f} "
+            f"| {bookkeeping:+.1f} "
             f"| {best['pettingzoo'] - best['bookkeeping']:+.1f} | {paired:+.1f} |",
             flush=True,
         )

@@ -37,22 +37,24 @@ from boardlab.rl.fast.kernel_tables import (
     O_PLY,
     O_SIZE,
     common_tables,
+    sparse_templates,
 )
 
 _PHASES = ("setup", "play", "over")
 _POOLED = ("board-piece/light", "fortification/light", "fortification")
-# Integer slots after the header: the top and height channels, the first piece channel of
-# each counter code's kind and face (code & 3), then per (observing seat, owner) the pool
-# channels of _POOLED (-1 when the vocabulary has none).
-O_TOP, O_HEIGHT = HEADER, HEADER + 1
-O_PIECES = HEADER + 2
+# Integer slots after the header: where the templates' lists are (:func:`sparse_templates`, at
+# the end), the top and height channels, the first piece channel of each counter code's kind
+# and face (code & 3), then per (observing seat, owner) the pool channels of _POOLED (-1 when
+# the vocabulary has none).
+O_TEMPLATES, O_TOP, O_HEIGHT = HEADER, HEADER + 1, HEADER + 2
+O_PIECES = HEADER + 3
 O_POOLS = O_PIECES + 4
 
 
 def observer_tables(kernel: Kernel, encoder: ColosseumEncoder) -> tuple[KernelArray, ...]:
     """The integer and float32 tables :func:`observe` reads for ``kernel``'s game."""
     header, templates = common_tables(kernel, encoder, _PHASES)
-    ints = [*header, encoder.channel("top seat+0"), encoder.channel("height")]
+    ints = [*header, 0, encoder.channel("top seat+0"), encoder.channel("height")]
     for code in range(4):
         kind = "fortification" if code & FORT else "board-piece"
         ints.append(encoder.channel(f"piece {kind}/{'dark' if code & ATTACK else 'light'} seat+0"))
@@ -63,7 +65,10 @@ def observer_tables(kernel: Kernel, encoder: ColosseumEncoder) -> tuple[KernelAr
             for key in _POOLED:
                 name = f"pool pool seat+{encoder.relative(owner, seat)} {key}"
                 ints.append(encoder.channel(name) if name in names else -1)
-    return np.array(ints, dtype=np.int64), templates
+    lists, planes = sparse_templates(templates, header[O_SIZE], header[O_AREA], len(ints), 0)
+    ints[O_TEMPLATES] = len(ints)
+    ints += lists
+    return np.array(ints, dtype=np.int64), planes
 
 
 @numba.njit(cache=True)
@@ -73,6 +78,18 @@ def _copy(out: KernelArray, source: KernelArray) -> None:
     its own: Numba's cache would not see a shared helper change.)"""
     for k in range(source.shape[0]):
         out[k] = source[k]
+
+
+@numba.njit(cache=True)
+def _start(out: KernelArray, oi: KernelArray, of: KernelArray, template: int, area: int) -> None:
+    """Write template ``template`` (:func:`~boardlab.rl.fast.kernel_tables.sparse_templates`):
+    zeros, then its few nonzero planes."""
+    out[:] = 0.0
+    at = oi[oi[O_TEMPLATES] + template]
+    for k in range(oi[at]):
+        channel = oi[at + 1 + 2 * k]
+        plane = oi[at + 2 + 2 * k]
+        _copy(out[channel * area :], of[plane : plane + area])
 
 
 @numba.njit(cache=True)
@@ -94,10 +111,8 @@ def observe(
     turn = 1 if setup or s[S_MID] == 0 else 0
     # The template, then the ply fraction. (Not shared with the other games' encoders:
     # Numba's cache would not see a shared helper change.)
-    size = oi[O_SIZE]
     area = oi[O_AREA]
-    start = (((seat * oi[O_PHASES] + phase) * 2 + mover) * 2 + turn) * size
-    _copy(out, of[start : start + size])
+    _start(out, oi, of, ((seat * oi[O_PHASES] + phase) * 2 + mover) * 2 + turn, area)
     cap = oi[O_CAP]
     if cap:
         _broadcast(out, oi[O_PLY], area, min(s[S_PLY] / cap, 1.0))
