@@ -45,6 +45,9 @@ TRUNCATED = -2
 """The code of a position whose game ended by the ply cap."""
 ILLEGAL = -3
 """The code of an action that is not legal (nothing was played)."""
+_LOG = 4096
+"""The most cells a record of :class:`KernelGame` logs (more: the next observation in the same
+arrays writes every plane)."""
 
 
 def step_drivers(kernel: Kernel) -> ModuleType:
@@ -75,7 +78,8 @@ class KernelGame:
     """
 
     def __init__(self, game: Game, kernel: Kernel, encoder: ObservationEncoder) -> None:
-        from boardlab.rl.vector import observer_module  # needs numba
+        from boardlab.rl.fast.kernel_planes import new_record  # needs numba
+        from boardlab.rl.vector import observer_module
 
         self.game = game
         """The game it was made for; :meth:`start` plays it with other seeds too."""
@@ -83,8 +87,9 @@ class KernelGame:
         self.encoder = encoder
         drivers = step_drivers(kernel)
         ints, floats = observer_module(game.id).observer_tables(kernel, encoder)
+        record = new_record(encoder.shape[0], min(int(np.prod(encoder.shape)), _LOG))
         self.work: KernelArray = drivers.pack(
-            kernel.params, ints, floats, kernel.state_size, kernel.max_legal
+            kernel.params, ints, floats, kernel.state_size, kernel.max_legal, record
         )
         """Every array of the compiled step (see :mod:`boardlab.rl.step_template`)."""
         view = drivers.part_of.py_func
@@ -192,12 +197,14 @@ class CompiledObserver:
     """
 
     def __init__(self, game: Game, kernel: Kernel, encoder: ObservationEncoder) -> None:
-        from boardlab.rl.vector import compiled_drivers, observer_module  # needs numba
+        from boardlab.rl.fast.kernel_planes import scratch_records  # needs numba
+        from boardlab.rl.vector import compiled_drivers, observer_module
 
         self.game = game
         self.kernel = kernel
         self.encoder = encoder
         self.shape = encoder.shape
+        self._record = scratch_records(encoder.shape[0], 1)[0]
         self._ints, self._floats = observer_module(game.id).observer_tables(kernel, encoder)
         self._observe_one = compiled_drivers(kernel).observe_one
         self._apply = kernel.apply
@@ -225,7 +232,7 @@ class CompiledObserver:
         planes = np.empty(self.shape, dtype=np.float32)
         self._observe_one(
             self._params, self._ints, self._floats, self.state, seat, planes,
-            self._no_mask if mask is None else mask, self._legal_ids,
+            self._no_mask if mask is None else mask, self._legal_ids, self._record,
         )  # fmt: skip
         return planes
 

@@ -20,6 +20,7 @@ import numba
 import numpy as np
 
 from boardlab.core.engine import KernelArray
+from boardlab.rl.fast.kernel_planes import VALID
 
 # -- kernel --
 
@@ -45,9 +46,16 @@ def truncated(p: KernelArray, s: KernelArray) -> bool:
 
 
 def observe(
-    p: KernelArray, oi: KernelArray, of: KernelArray, s: KernelArray, seat: int, out: KernelArray
+    p: KernelArray,
+    oi: KernelArray,
+    of: KernelArray,
+    s: KernelArray,
+    seat: int,
+    out: KernelArray,
+    rec: KernelArray,
 ) -> None:
-    """Placeholder for the game's compiled observation encoder."""
+    """Placeholder for the game's compiled observation encoder (``rec``: its record,
+    :mod:`boardlab.rl.fast.kernel_planes`)."""
     raise NotImplementedError
 
 
@@ -63,24 +71,44 @@ ILLEGAL = -3
 # Every array but the observation's lives in one int64 array, the *work* array (the fewer
 # arrays a call passes, the cheaper Numba's dispatch): a header of offsets, then the kernel
 # parameters, the encoder's int and float tables (the floats' bits), the kernel state, the legal
-# ids of the state and the *spare ids*, those of the position before (what the mask of its
-# observation holds, cleared when the environment hands that mask in again).
-PARAMS, INTS, FLOATS, STATE, IDS, SPARE = range(6)
+# ids of the state, the *spare ids*, those of the position before (what the mask of its
+# observation holds, cleared when the environment hands that mask in again), and three encoder
+# records (:mod:`boardlab.rl.fast.kernel_planes`): records 0 and 1 for the planes of the on-turn
+# observation of the position (the environment's *made* arrays) and of the position before
+# (its *spare* arrays, in which the next step writes only what changed), record 2 scratch for
+# the observations of the other seats.
+PARAMS, INTS, FLOATS, STATE, IDS, SPARE, RECORDS = range(7)
 """Part ``i`` of the work array is ``work[work[2 * i] : work[2 * i + 1]]``."""
-FLOAT_COUNT = 12
+FLOAT_COUNT = 14
 """Header slot: how many float32 the float tables hold."""
-SPARE_COUNT = 13
+SPARE_COUNT = 15
 """Header slot: how many spare ids there are."""
-HEADER = 16
+MADE = 16
+"""Header slot: which record (0 or 1) is the made arrays'; the other is the spare arrays'."""
+HEADER = 20
 
 
 def pack(
-    params: KernelArray, ints: KernelArray, floats: KernelArray, state_size: int, max_legal: int
+    params: KernelArray,
+    ints: KernelArray,
+    floats: KernelArray,
+    state_size: int,
+    max_legal: int,
+    record: KernelArray,
 ) -> KernelArray:
-    """A new work array holding these parameters and tables (the state and ids zeros)."""
+    """A new work array holding these parameters and tables, three copies of the empty
+    ``record`` (the state and ids zeros)."""
     bits = np.zeros(-(-floats.shape[0] // 2) * 2, dtype=np.float32)
     bits[: floats.shape[0]] = floats
-    sizes = (params.shape[0], ints.shape[0], bits.shape[0] // 2, state_size, max_legal, max_legal)
+    sizes = (
+        params.shape[0],
+        ints.shape[0],
+        bits.shape[0] // 2,
+        state_size,
+        max_legal,
+        max_legal,
+        3 * record.shape[0],
+    )
     work = np.zeros(HEADER + sum(sizes), dtype=np.int64)
     start = HEADER
     for part, size in enumerate(sizes):
@@ -90,6 +118,7 @@ def pack(
     part_of.py_func(work, PARAMS)[:] = params
     part_of.py_func(work, INTS)[:] = ints
     part_of.py_func(work, FLOATS)[:] = bits.view(np.int64)
+    part_of.py_func(work, RECORDS)[:] = np.concatenate([record] * 3).view(np.int64)
     return work
 
 
@@ -141,6 +170,14 @@ def position(work: KernelArray) -> int:
 
 
 @numba.njit(cache=True)
+def _record(work: KernelArray, which: int) -> KernelArray:
+    """Record ``which`` (0 to 2; float64, held in the work array as bits)."""
+    records = part_of(work, RECORDS).view(np.float64)
+    size = records.shape[0] // 3
+    return records[which * size : (which + 1) * size]
+
+
+@numba.njit(cache=True)
 def advance(
     work: KernelArray,
     count: int,
@@ -152,8 +189,10 @@ def advance(
     """Play ``action`` if it is among the ``count`` legal ids and return the code of the
     position reached. Unless ``mask`` is empty, the planes of the seat then to move are written
     into ``planes`` and its legal ids set in ``mask`` as well, while the game goes on: the next
-    observation, made in the same call. ``mask`` is zeros, or with ``recycled`` the mask of the
-    position before this one (its ids, the spare ids, are cleared first)."""
+    observation, made in the same call. ``planes`` and ``mask`` are new (``mask`` zeros), or
+    with ``recycled`` the arrays of the on-turn observation of the position before this one
+    (the spare arrays: the planes are rewritten where they changed, the spare ids cleared in
+    the mask). Once the game goes on, the spare arrays' record is the made arrays'."""
     p, s, ids = part_of(work, PARAMS), part_of(work, STATE), part_of(work, IDS)
     k = np.searchsorted(ids[:count], action)
     if k == count or ids[k] != action:
@@ -166,10 +205,16 @@ def advance(
     work[SPARE_COUNT] = count
     apply(p, s, action)
     code = _position(p, s, ids)
-    if code >= 0 and mask.shape[0]:
-        observe(p, part_of(work, INTS), _floats(work), s, code % SEATS, planes.reshape(-1))
-        for j in range(code // SEATS):
-            mask[ids[j]] = 1
+    if code >= 0:
+        made = 1 - work[MADE]  # the spare arrays' record becomes the made arrays'
+        work[MADE] = made
+        rec = _record(work, made)
+        if not recycled:
+            rec[VALID] = 0  # new arrays (or none): the record says nothing of them
+        if mask.shape[0]:
+            observe(p, part_of(work, INTS), _floats(work), s, code % SEATS, planes.reshape(-1), rec)
+            for j in range(code // SEATS):
+                mask[ids[j]] = 1
     return code
 
 
@@ -177,9 +222,11 @@ def advance(
 def observe_into(
     work: KernelArray, seat: int, planes: KernelArray, mask: KernelArray, count: int
 ) -> None:
-    """``seat``'s planes of the state into ``planes``; the first ``count`` legal ids set in
-    ``mask`` (zeros)."""
+    """``seat``'s planes of the state into ``planes`` (new); the first ``count`` legal ids set
+    in ``mask`` (zeros). With ids (the seat on turn), these are the made arrays from now on."""
     p, s, ids = part_of(work, PARAMS), part_of(work, STATE), part_of(work, IDS)
-    observe(p, part_of(work, INTS), _floats(work), s, seat, planes.reshape(-1))
+    rec = _record(work, work[MADE] if count else 2)
+    rec[VALID] = 0
+    observe(p, part_of(work, INTS), _floats(work), s, seat, planes.reshape(-1), rec)
     for j in range(count):
         mask[ids[j]] = 1

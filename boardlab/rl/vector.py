@@ -29,6 +29,7 @@ from boardlab.core.kernel_random import seeded
 from boardlab.core.options import SEED
 from boardlab.core.registry import make
 from boardlab.rl.fast import observation_encoder
+from boardlab.rl.fast.kernel_planes import scratch_records
 
 _TEMPLATE = Path(__file__).with_name("vector_template.py")
 
@@ -115,6 +116,8 @@ class BatchedGame:
         self.learner = -1
         self.num_actions = self.game.num_actions
         self.observation_shape = self.encoder.shape
+        self._records = scratch_records(self.encoder.shape[0], batch)
+        """Each game's scratch for its encoder (:mod:`boardlab.rl.fast.kernel_planes`)."""
 
     def init(self, seed: int = 0) -> Batch:
         """``batch`` new games; game ``i``'s generator is seeded with ``seed + i``."""
@@ -142,7 +145,7 @@ class BatchedGame:
         ints, floats = self._tables
         self.drivers.reset(
             kernel.params, ints, floats, self.learner, batch.states, initial, batch.rng,
-            batch.observation, batch.legal_ids, batch.legal_count, batch.action_mask,
+            batch.observation, self._records, batch.legal_ids, batch.legal_count, batch.action_mask,
             batch.current_player, self.dense_mask,
         )  # fmt: skip
         batch.observation = batch.observation.reshape(n, *self.observation_shape)
@@ -166,8 +169,9 @@ class BatchedGame:
         step(
             self.kernel.params, ints, floats, chosen, self.learner, batch.states, self._initial,
             batch.rng, batch.observation.reshape(n, -1), batch.final_observation.reshape(n, -1),
-            batch.legal_ids, batch.legal_count, batch.action_mask, batch.current_player,
-            batch.rewards, batch.terminated, batch.truncated, self.dense_mask,
+            self._records, batch.legal_ids, batch.legal_count, batch.action_mask,
+            batch.current_player, batch.rewards, batch.terminated, batch.truncated,
+            self.dense_mask,
         )  # fmt: skip
         return batch
 

@@ -6,7 +6,9 @@ compiled observation encoder, so that Numba caches the copy on disk. Read as is,
 placeholders only make it importable and type-checkable.
 
 Every game ``i`` of a batch owns row ``i`` of each array and its own xorshift64* generator
-``rng[i]``, so the games are stepped in parallel (``numba.prange``) with no shared writes.
+``rng[i]``, so the games are stepped in parallel (``numba.prange``) with no shared writes. Its
+encoder's scratch is ``records[i]``, a record of no log (:mod:`boardlab.rl.fast.kernel_planes`):
+the batch's planes are the caller's to change, so every plane is written at every step.
 """
 
 from __future__ import annotations
@@ -51,9 +53,16 @@ def truncated(p: KernelArray, s: KernelArray) -> bool:
 
 
 def observe(
-    p: KernelArray, oi: KernelArray, of: KernelArray, s: KernelArray, seat: int, out: KernelArray
+    p: KernelArray,
+    oi: KernelArray,
+    of: KernelArray,
+    s: KernelArray,
+    seat: int,
+    out: KernelArray,
+    rec: KernelArray,
 ) -> None:
-    """Placeholder for the game's compiled observation encoder."""
+    """Placeholder for the game's compiled observation encoder (``rec``: its record,
+    :mod:`boardlab.rl.fast.kernel_planes`)."""
     raise NotImplementedError
 
 
@@ -77,6 +86,7 @@ def _refresh(
     i: int,
     states: KernelArray,
     obs: KernelArray,
+    records: KernelArray,
     legal_ids: KernelArray,
     counts: KernelArray,
     mask: KernelArray,
@@ -92,7 +102,7 @@ def _refresh(
             mask[i, legal_ids[i, k]] = True
     seat = player(p, states[i])
     players[i] = seat
-    observe(p, oi, of, states[i], seat, obs[i])
+    observe(p, oi, of, states[i], seat, obs[i], records[i])
 
 
 @numba.njit(cache=True)
@@ -119,6 +129,7 @@ def _finish(
     terminated: KernelArray,
     truncated_out: KernelArray,
     final_obs: KernelArray,
+    records: KernelArray,
     scratch: KernelArray,
 ) -> None:
     """Game ``i`` is over: its returns, done flags and ``seat``'s last observation; reset."""
@@ -129,7 +140,7 @@ def _finish(
         truncated_out[i] = True
     else:
         terminated[i] = True
-    observe(p, oi, of, states[i], seat, final_obs[i])
+    observe(p, oi, of, states[i], seat, final_obs[i], records[i])
     _reset_one(i, states, initial, rng)
 
 
@@ -146,13 +157,14 @@ def _illegal(
     rewards: KernelArray,
     terminated: KernelArray,
     final_obs: KernelArray,
+    records: KernelArray,
 ) -> None:
     """An illegal action ends game ``i``: -1 for ``seat``, 0 for the others."""
     for k in range(rewards.shape[1]):
         rewards[i, k] = 0.0
     rewards[i, seat] = -1.0
     terminated[i] = True
-    observe(p, oi, of, states[i], seat, final_obs[i])
+    observe(p, oi, of, states[i], seat, final_obs[i], records[i])
     _reset_one(i, states, initial, rng)
 
 
@@ -169,6 +181,7 @@ def _step_one(
     rng: KernelArray,
     obs: KernelArray,
     final_obs: KernelArray,
+    records: KernelArray,
     legal_ids: KernelArray,
     counts: KernelArray,
     mask: KernelArray,
@@ -189,7 +202,7 @@ def _step_one(
     truncated_out[i] = False
     seat = players[i]
     if not _is_legal(legal_ids[i], counts[i], actions[i]):
-        _illegal(p, oi, of, i, seat, states, initial, rng, rewards, terminated, final_obs)
+        _illegal(p, oi, of, i, seat, states, initial, rng, rewards, terminated, final_obs, records)
     else:
         apply(p, states[i], actions[i])
         if learner >= 0:
@@ -199,11 +212,11 @@ def _step_one(
             observer = seat if learner < 0 else learner
             _finish(
                 p, oi, of, i, observer, states, initial, rng,
-                rewards, terminated, truncated_out, final_obs, scratch,
+                rewards, terminated, truncated_out, final_obs, records, scratch,
             )  # fmt: skip
     if learner >= 0:
         _open(p, i, learner, states, initial, rng, legal_ids)
-    _refresh(p, oi, of, i, states, obs, legal_ids, counts, mask, players, dense)
+    _refresh(p, oi, of, i, states, obs, records, legal_ids, counts, mask, players, dense)
 
 
 @numba.njit(cache=True)
@@ -254,6 +267,7 @@ def step_parallel(
     rng: KernelArray,
     obs: KernelArray,
     final_obs: KernelArray,
+    records: KernelArray,
     legal_ids: KernelArray,
     counts: KernelArray,
     mask: KernelArray,
@@ -266,7 +280,7 @@ def step_parallel(
     """:func:`_step_one` for every game of the batch, on all cores."""
     for i in numba.prange(states.shape[0]):
         _step_one(
-            p, oi, of, i, actions, learner, states, initial, rng, obs, final_obs,
+            p, oi, of, i, actions, learner, states, initial, rng, obs, final_obs, records,
             legal_ids, counts, mask, players, rewards, terminated, truncated_out, dense,
         )  # fmt: skip
 
@@ -283,6 +297,7 @@ def step_serial(
     rng: KernelArray,
     obs: KernelArray,
     final_obs: KernelArray,
+    records: KernelArray,
     legal_ids: KernelArray,
     counts: KernelArray,
     mask: KernelArray,
@@ -295,7 +310,7 @@ def step_serial(
     """:func:`_step_one` for every game of the batch, on one core (small batches)."""
     for i in range(states.shape[0]):
         _step_one(
-            p, oi, of, i, actions, learner, states, initial, rng, obs, final_obs,
+            p, oi, of, i, actions, learner, states, initial, rng, obs, final_obs, records,
             legal_ids, counts, mask, players, rewards, terminated, truncated_out, dense,
         )  # fmt: skip
 
@@ -310,6 +325,7 @@ def reset(
     initial: KernelArray,
     rng: KernelArray,
     obs: KernelArray,
+    records: KernelArray,
     legal_ids: KernelArray,
     counts: KernelArray,
     mask: KernelArray,
@@ -323,7 +339,7 @@ def reset(
             mask[i, :] = False
         if learner >= 0:
             _open(p, i, learner, states, initial, rng, legal_ids)
-        _refresh(p, oi, of, i, states, obs, legal_ids, counts, mask, players, dense)
+        _refresh(p, oi, of, i, states, obs, records, legal_ids, counts, mask, players, dense)
 
 
 @numba.njit(cache=True)
@@ -336,11 +352,12 @@ def observe_one(
     planes: KernelArray,
     mask: KernelArray,
     legal_ids: KernelArray,
+    rec: KernelArray,
 ) -> None:
     """``seat``'s planes of ``s`` into ``planes`` (contiguous, any shape) and, unless ``mask``
-    is empty, the legal ids of ``s`` set in it (``legal_ids`` is scratch): the observation of
-    the one-game environments (:mod:`boardlab.rl.compiled`)."""
-    observe(p, oi, of, s, seat, planes.reshape(-1))
+    is empty, the legal ids of ``s`` set in it (``legal_ids`` and ``rec``, a record of no log,
+    are scratch): the observation of the one-game environments (:mod:`boardlab.rl.compiled`)."""
+    observe(p, oi, of, s, seat, planes.reshape(-1), rec)
     if mask.shape[0]:
         for k in range(legal(p, s, legal_ids)):
             mask[legal_ids[k]] = 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
 from typing import Any
 
 import gymnasium
@@ -17,6 +19,7 @@ from boardlab.games.anacund.kernel_rules import SQUARES, VALUES
 from boardlab.games.cyvasse.board import NUM_HEXES
 from boardlab.games.cyvasse.kernel_rules import S_DEPLOYING
 from boardlab.rl import observation_encoder, vector
+from boardlab.rl.fast import kernel_planes
 from boardlab.rl.fast.base import FastEncoder
 from boardlab.rl.vector import (
     COMPILED_OBSERVERS,
@@ -318,3 +321,13 @@ def test_anacund_games_start_from_the_layouts_of_the_seeds() -> None:
     drawn = {tuple(state.layout.value_of) for state in layouts}  # type: ignore[attr-defined]
     assert {tuple(row.tolist()) for row in first} <= drawn
     assert (batched.init(seed=5).states[:, values] == first).all()  # the same seed, again
+
+
+@pytest.mark.parametrize("game", sorted(COMPILED_OBSERVERS))
+def test_every_encoder_calling_the_plane_writer_carries_its_digest(game: str) -> None:
+    # Numba's cache of an encoder does not see a change in kernel_planes.py, which it calls:
+    # the digest in each encoder's file makes such a change change the encoder's file too.
+    digest = hashlib.sha256(Path(kernel_planes.__file__).read_bytes()).hexdigest()[:16]
+    module = vector.observer_module(game)
+    calls = "boardlab.rl.fast.kernel_planes import" in Path(str(module.__file__)).read_text()
+    assert getattr(module, "PLANES_DIGEST", None) == (digest if calls else None)

@@ -119,9 +119,20 @@ def _broadcast(out: KernelArray, channel: int, area: int, value: float) -> None:
 
 @numba.njit(cache=True)
 def observe(
-    p: KernelArray, oi: KernelArray, of: KernelArray, s: KernelArray, seat: int, out: KernelArray
+    p: KernelArray,
+    oi: KernelArray,
+    of: KernelArray,
+    s: KernelArray,
+    seat: int,
+    out: KernelArray,
+    rec: KernelArray,
 ) -> None:
-    """Write the planes of kernel state ``s`` seen by ``seat`` into ``out`` (flat float32)."""
+    """Write the planes of kernel state ``s`` seen by ``seat`` into ``out`` (flat float32).
+
+    Every plane, whatever ``out`` held: ``rec`` (the record of
+    :mod:`~boardlab.rl.fast.kernel_planes`, which the large encoders write through) is not
+    read. At 2,346 floats, writing them all costs less than logging the cells to rewrite
+    only what changed (measured: ``docs/rl.md``)."""
     over = 1 if s[STATUS] != 0 else 0
     mover = 1 if over == 0 and s[SIDE] == seat else 0
     turn = 1 if s[SUB] == 0 else 0

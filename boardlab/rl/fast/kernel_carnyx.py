@@ -61,9 +61,20 @@ def _copy(out: KernelArray, source: KernelArray) -> None:
 
 @numba.njit(cache=True)
 def observe(
-    p: KernelArray, oi: KernelArray, of: KernelArray, s: KernelArray, seat: int, out: KernelArray
+    p: KernelArray,
+    oi: KernelArray,
+    of: KernelArray,
+    s: KernelArray,
+    seat: int,
+    out: KernelArray,
+    rec: KernelArray,
 ) -> None:
-    """Write the planes of kernel state ``s`` seen by ``seat`` into ``out`` (flat float32)."""
+    """Write the planes of kernel state ``s`` seen by ``seat`` into ``out`` (flat float32).
+
+    Every plane, whatever ``out`` held: ``rec`` (the record of
+    :mod:`~boardlab.rl.fast.kernel_planes`, which the large encoders write through) is not
+    read. At 575 floats, writing them all costs less than logging the cells to rewrite
+    only what changed (measured: ``docs/rl.md``)."""
     over = s[STATUS] != 0
     setup = s[POOLS] != 0 or s[POOLS + 3] != 0
     phase = 2 if over else 0 if setup else 1

@@ -29,6 +29,7 @@ from boardlab.games.colosseum_offcuts.kernel_layout import (
 )
 from boardlab.games.colosseum_offcuts.picture import PER_KIND
 from boardlab.rl.fast.colosseum_offcuts import ColosseumEncoder
+from boardlab.rl.fast.kernel_planes import begin, cell, cell_add, fill, finish, settle
 from boardlab.rl.fast.kernel_tables import (
     HEADER,
     O_AREA,
@@ -39,6 +40,10 @@ from boardlab.rl.fast.kernel_tables import (
     common_tables,
     sparse_templates,
 )
+
+PLANES_DIGEST = "d7351b01ace76a4f"
+"""The digest of :mod:`~boardlab.rl.fast.kernel_planes` this encoder was compiled with: a
+change there changes this file, so that Numba's cache of :func:`observe` sees it."""
 
 _PHASES = ("setup", "play", "over")
 _POOLED = ("board-piece/light", "fortification/light", "fortification")
@@ -72,87 +77,72 @@ def observer_tables(kernel: Kernel, encoder: ColosseumEncoder) -> tuple[KernelAr
 
 
 @numba.njit(cache=True)
-def _copy(out: KernelArray, source: KernelArray) -> None:
-    """``out[: len(source)] = source`` as a loop, which LLVM vectorises: Numba's slice
-    assignment of an array copies element by element, four times slower. (Each encoder has
-    its own: Numba's cache would not see a shared helper change.)"""
-    for k in range(source.shape[0]):
-        out[k] = source[k]
-
-
-@numba.njit(cache=True)
-def _start(out: KernelArray, oi: KernelArray, of: KernelArray, template: int, area: int) -> None:
-    """Write template ``template`` (:func:`~boardlab.rl.fast.kernel_tables.sparse_templates`):
-    zeros, then its few nonzero planes."""
-    out[:] = 0.0
-    at = oi[oi[O_TEMPLATES] + template]
-    for k in range(oi[at]):
-        channel = oi[at + 1 + 2 * k]
-        plane = oi[at + 2 + 2 * k]
-        _copy(out[channel * area :], of[plane : plane + area])
-
-
-@numba.njit(cache=True)
-def _broadcast(out: KernelArray, channel: int, area: int, value: float) -> None:
-    """Fill one whole plane with ``value``."""
-    at = channel * area
-    out[at : at + area] = value
-
-
-@numba.njit(cache=True)
 def observe(
-    p: KernelArray, oi: KernelArray, of: KernelArray, s: KernelArray, seat: int, out: KernelArray
+    p: KernelArray,
+    oi: KernelArray,
+    of: KernelArray,
+    s: KernelArray,
+    seat: int,
+    out: KernelArray,
+    rec: KernelArray,
 ) -> None:
-    """Write the planes of kernel state ``s`` seen by ``seat`` into ``out`` (flat float32)."""
+    """Write the planes of kernel state ``s`` seen by ``seat`` into ``out`` (flat float32),
+    through record ``rec`` (:mod:`~boardlab.rl.fast.kernel_planes`)."""
     setup = s[S_SETUP] != 0
     over = s[S_STATUS] != 0
     phase = 0 if setup else 2 if over else 1
     mover = 1 if not over and s[S_SIDE] == seat else 0
     turn = 1 if setup or s[S_MID] == 0 else 0
-    # The template, then the ply fraction. (Not shared with the other games' encoders:
-    # Numba's cache would not see a shared helper change.)
     area = oi[O_AREA]
-    _start(out, oi, of, ((seat * oi[O_PHASES] + phase) * 2 + mover) * 2 + turn, area)
+    begin(rec, oi, oi[oi[O_TEMPLATES] + ((seat * oi[O_PHASES] + phase) * 2 + mover) * 2 + turn])
     cap = oi[O_CAP]
     if cap:
-        _broadcast(out, oi[O_PLY], area, min(s[S_PLY] / cap, 1.0))
+        fill(rec, oi[O_PLY], min(s[S_PLY] / cap, 1.0))
     players = p[P_PLAYERS]
+    # The pools: the board pieces and forts of each owner not yet on the board.
+    for owner in range(players):
+        pieces = forts = 0
+        for k in range(4 * owner, 4 * owner + 4):
+            if s[S_CELL + k] >= 0:
+                if (k >> 1) & 1:
+                    forts += 1
+                else:
+                    pieces += 1
+        pools = O_POOLS + (seat * players + owner) * 3
+        if setup:
+            if pieces < PER_KIND and oi[pools] >= 0:
+                fill(rec, oi[pools], PER_KIND - pieces)
+            if forts < PER_KIND and oi[pools + 1] >= 0:
+                fill(rec, oi[pools + 1], PER_KIND - forts)
+        elif forts < PER_KIND and oi[pools + 2] >= 0:
+            fill(rec, oi[pools + 2], PER_KIND - forts)
+    log = settle(out, rec, of, area)
     width = p[P_W]
     height = oi[O_HEIGHT] * area
     top = oi[O_TOP]
     east = -1  # the largest window column and row of a counter
     north = -1
-    placed = np.zeros((players, 2), dtype=np.int64)  # board pieces and forts on the board
     for k in range(4 * players):
-        cell = s[S_CELL + k]
-        if cell < 0:
+        at = s[S_CELL + k]
+        if at < 0:
             continue
-        place = p[P_P2A + cell]
+        place = p[P_P2A + at]
         east = max(east, place // width)
         north = max(north, place % width)
-        owner = k >> 2
         code = (k & 2) | s[S_MODE + k]
-        out[(oi[O_PIECES + code] + (owner - seat) % players) * area + place] += 1.0
-        out[height + place] = max(out[height + place], s[S_LEVEL + k] + 1)
-        placed[owner, (k >> 1) & 1] += 1
+        piece = (oi[O_PIECES + code] + ((k >> 2) - seat) % players) * area + place
+        log = cell_add(out, rec, log, piece, 1.0)
+        log = cell(out, rec, log, height + place, max(out[height + place], s[S_LEVEL + k] + 1))
     for k in range(4 * players):  # the top counter of each stack: its level is the height - 1
-        cell = s[S_CELL + k]
-        if cell >= 0:
-            place = p[P_P2A + cell]
+        at = s[S_CELL + k]
+        if at >= 0:
+            place = p[P_P2A + at]
             if s[S_LEVEL + k] + 1 == out[height + place]:
-                out[(top + ((k >> 2) - seat) % players) * area + place] = 1.0
+                log = cell(out, rec, log, (top + ((k >> 2) - seat) % players) * area + place, 1.0)
     # The drawn area: the counters' box grown by one cell (3 x 3 with no counter yet).
     rows = min(east + 2 if east >= 0 else 3, width)
     columns = min(north + 2 if north >= 0 else 3, width)
     for row in range(rows):
-        out[row * width : row * width + columns] = 1.0
-    for owner in range(players):
-        pools = O_POOLS + (seat * players + owner) * 3
-        pieces, forts = placed[owner, 0], placed[owner, 1]
-        if setup:
-            if pieces < PER_KIND:
-                _broadcast(out, oi[pools], area, PER_KIND - pieces)
-            if forts < PER_KIND:
-                _broadcast(out, oi[pools + 1], area, PER_KIND - forts)
-        elif forts < PER_KIND:
-            _broadcast(out, oi[pools + 2], area, PER_KIND - forts)
+        for column in range(columns):
+            log = cell(out, rec, log, row * width + column, 1.0)
+    finish(rec, log)

@@ -29,6 +29,7 @@ from boardlab.games.cyvasse.kernel_rules import (
 )
 from boardlab.games.cyvasse.units import ITEM_LETTERS, SIDE_BASE, UNIT_LETTERS
 from boardlab.rl.fast.cyvasse import CyvasseEncoder
+from boardlab.rl.fast.kernel_planes import add, begin, cell, fill, finish, settle
 from boardlab.rl.fast.kernel_tables import (
     HEADER,
     O_AREA,
@@ -40,6 +41,10 @@ from boardlab.rl.fast.kernel_tables import (
     nonzero_entries,
     sparse_templates,
 )
+
+PLANES_DIGEST = "d7351b01ace76a4f"
+"""The digest of :mod:`~boardlab.rl.fast.kernel_planes` this encoder was compiled with: a
+change there changes this file, so that Numba's cache of :func:`observe` sees it."""
 
 _PHASES = ("deployment", "play", "over")
 _UNITS = len(UNIT_LETTERS)
@@ -94,48 +99,28 @@ def observer_tables(kernel: Kernel, encoder: CyvasseEncoder) -> tuple[KernelArra
 
 
 @numba.njit(cache=True)
-def _copy(out: KernelArray, source: KernelArray) -> None:
-    """``out[: len(source)] = source`` as a loop, which LLVM vectorises: Numba's slice
-    assignment of an array copies element by element, four times slower. (Each encoder has
-    its own: Numba's cache would not see a shared helper change.)"""
-    for k in range(source.shape[0]):
-        out[k] = source[k]
-
-
-@numba.njit(cache=True)
-def _start(out: KernelArray, oi: KernelArray, of: KernelArray, template: int, area: int) -> None:
-    """Write template ``template`` (:func:`~boardlab.rl.fast.kernel_tables.sparse_templates`):
-    zeros, then its few nonzero planes."""
-    out[:] = 0.0
-    at = oi[oi[O_TEMPLATES] + template]
-    for k in range(oi[at]):
-        channel = oi[at + 1 + 2 * k]
-        plane = oi[at + 2 + 2 * k]
-        _copy(out[channel * area :], of[plane : plane + area])
-
-
-@numba.njit(cache=True)
-def _broadcast(out: KernelArray, channel: int, area: int, value: float) -> None:
-    """Fill one whole plane with ``value``."""
-    at = channel * area
-    out[at : at + area] = value
-
-
-@numba.njit(cache=True)
 def observe(
-    p: KernelArray, oi: KernelArray, of: KernelArray, s: KernelArray, seat: int, out: KernelArray
+    p: KernelArray,
+    oi: KernelArray,
+    of: KernelArray,
+    s: KernelArray,
+    seat: int,
+    out: KernelArray,
+    rec: KernelArray,
 ) -> None:
-    """Write the planes of kernel state ``s`` seen by ``seat`` into ``out`` (flat float32)."""
+    """Write the planes of kernel state ``s`` seen by ``seat`` into ``out`` (flat float32),
+    through record ``rec`` (:mod:`~boardlab.rl.fast.kernel_planes`)."""
     over = s[S_STATUS] != 0
     deploying = s[S_DEPLOYING] != 0
     phase = 2 if over else 0 if deploying else 1
     mover = 1 if not over and s[S_SIDE] == seat else 0
     turn = 1 if (s[S_PLACED] == 0 if deploying else s[S_JUMP_FROM] < 0) else 0
     area = oi[O_AREA]
-    _start(out, oi, of, ((seat * oi[O_PHASES] + phase) * 2 + mover) * 2 + turn, area)
+    template = ((seat * oi[O_PHASES] + phase) * 2 + mover) * 2 + turn
+    begin(rec, oi, oi[oi[O_TEMPLATES] + template])
     cap = oi[O_CAP]
     if cap:
-        _broadcast(out, oi[O_PLY], area, min(s[S_PLY] / cap, 1.0))
+        fill(rec, oi[O_PLY], min(s[S_PLY] / cap, 1.0))
     side_to_move = s[S_SIDE]
     hidden = s[S_HIDDEN] if deploying else 0  # bit z: zone z is hidden
     if deploying and oi[O_HIDDEN_SETUP]:
@@ -144,13 +129,33 @@ def observe(
         for zone in range(side_to_move + 1):
             if zone != seat:
                 hidden |= 1 << zone
-    if not deploying:
-        # Each side's units lost: counted down from the army's counts in the first place of
-        # their pool planes (the planes are filled from there below), so nothing is allocated.
-        for side in range(2):
-            first = oi[O_POOLS + seat * 2 + side]
+    # The pools: in play each side's units not lost (the army's counts less those on the
+    # board), in the deployment the items left to place (one unknown item if hidden).
+    for side in range(2):
+        first = oi[O_POOLS + seat * 2 + side]
+        if not deploying:
             for kind in range(_UNITS):
-                out[(first + kind) * area] = oi[O_COUNTS + kind]
+                fill(rec, first + kind, oi[O_COUNTS + kind])
+            for item in range(_UNITS, _ITEMS + 1):
+                fill(rec, first + item, 0.0)
+        elif (hidden >> side) & 1:
+            for item in range(_ITEMS):
+                fill(rec, first + item, 0.0)
+            fill(rec, first + _ITEMS, 1.0)
+        else:
+            done = oi[O_ORDER]
+            placed = s[S_PLACED] if side == side_to_move else 0 if side > side_to_move else done
+            row = oi[O_LEFT] + placed * _ITEMS
+            for item in range(_ITEMS):
+                fill(rec, first + item, of[row + item])
+            fill(rec, first + _ITEMS, 0.0)
+    if not deploying:
+        for h in range(NUM_HEXES):
+            code = s[S_BOARD + h]
+            if code >= _SOUTH:
+                side = 0 if code < _NORTH else 1
+                add(rec, oi[O_POOLS + seat * 2 + side] + code - SIDE_BASE[side], -1.0)
+    log = settle(out, rec, of, area)
     width = oi[O_STACK]
     entries = seat * CELLS * width
     for h in range(NUM_HEXES):
@@ -158,34 +163,13 @@ def observe(
         code = 0 if zone >= 0 and (hidden >> zone) & 1 else s[S_BOARD + h]
         place = oi[O_PLACES + h]
         if deploying and zone >= 0:
-            kind = (hidden >> zone) & 1
-            out[oi[O_ZONE_CHANNELS + (seat * 2 + zone) * 2 + kind] * area + place] = 1.0
+            channel = oi[O_ZONE_CHANNELS + (seat * 2 + zone) * 2 + ((hidden >> zone) & 1)]
+            log = cell(out, rec, log, channel * area + place, 1.0)
         if code:
             at = entries + code * width
             for k in range(width):
                 channel = oi[O_SET + at + k]
                 if channel < 0:
                     break
-                out[channel * area + place] = of[oi[O_TABLES] + at + k]
-            if not deploying and code >= _SOUTH:
-                side = 0 if code < _NORTH else 1
-                first = oi[O_POOLS + seat * 2 + side]
-                out[(first + code - SIDE_BASE[side]) * area] -= 1.0
-    for side in range(2):
-        first = oi[O_POOLS + seat * 2 + side]
-        if not deploying:
-            for kind in range(_UNITS):
-                _broadcast(out, first + kind, area, out[(first + kind) * area])
-            for item in range(_UNITS, _ITEMS + 1):
-                _broadcast(out, first + item, area, 0.0)
-        elif (hidden >> side) & 1:
-            for item in range(_ITEMS):
-                _broadcast(out, first + item, area, 0.0)
-            _broadcast(out, first + _ITEMS, area, 1.0)  # one unknown "item"
-        else:
-            done = oi[O_ORDER]
-            placed = s[S_PLACED] if side == side_to_move else 0 if side > side_to_move else done
-            row = oi[O_LEFT] + placed * _ITEMS
-            for item in range(_ITEMS):
-                _broadcast(out, first + item, area, of[row + item])
-            _broadcast(out, first + _ITEMS, area, 0.0)
+                log = cell(out, rec, log, channel * area + place, of[oi[O_TABLES] + at + k])
+    finish(rec, log)
