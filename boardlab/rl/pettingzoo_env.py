@@ -23,7 +23,9 @@ that anything outside the environment still refers to. On the compiled engine a 
 the next observation in the arrays of the agent on turn's observation before last when the
 environment holds the only references to them (``sys.getrefcount``, as NumPy's own in-place
 reuse of temporaries decides), which no caller can tell from new arrays (short of a weak
-reference or an ``id``); it saves allocating and zeroing a mask of up to 237,161 ids a step.
+reference or an ``id``); it saves allocating and zeroing a mask of up to 237,161 ids a step,
+and where the planes are large (Cyvasse, Colosseum Offcuts) only what changed since is
+rewritten (:mod:`boardlab.rl.fast.kernel_planes`).
 """
 
 from __future__ import annotations
