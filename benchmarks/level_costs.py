@@ -106,15 +106,14 @@ def main() -> None:
     game = boardlab.make(args.game, **options)
     specs = args.spec or [f"level:{level}" for level in LEVELS if level != "easy"]
     rows = runs(game, specs, args.reference)
-    warm = game.new_initial_state()
-    for _, spec, _ in rows:  # compile (or load) every search first
-        bot_of(game, spec).choose(warm.view_state(warm.current_player))
     if args.positions == "walk":
         states = [state.view_state(state.current_player) for state in walked_positions(game)]
         where = "the opening and three random-walk positions"
     else:
         states = played_positions(game, args.count)
         where = f"the middle positions of {args.count} games of `level:medium` against itself"
+    for _, spec, _ in rows:  # compile (or load) every search first, from a searched position
+        bot_of(game, spec).choose(states[0])
     shown = f"{args.game} {options}" if options else args.game
     print(f"## {shown}: one decision, medians over {where}\n")
     print(
