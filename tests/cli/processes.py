@@ -16,6 +16,13 @@ WAIT = 120.0
 """Seconds any wait in these tests may take before the test fails."""
 
 
+def _interruptible() -> None:
+    """In the child before it runs: Ctrl-C back to its default. A suite started as a background
+    job (``command &`` in a script) inherits SIGINT ignored, and Python, as every Unix program
+    should, then leaves it ignored: the command would not be stoppable the way a user's is."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @contextmanager
 def spawned(*argv: str, cwd: Path | None = None) -> Iterator[subprocess.Popen[str]]:
     """``boardlab ARGV`` in its own process group, killed with every child on the way out."""
@@ -27,6 +34,7 @@ def spawned(*argv: str, cwd: Path | None = None) -> Iterator[subprocess.Popen[st
         text=True,
         cwd=cwd,
         start_new_session=True,
+        preexec_fn=_interruptible,  # a test helper: no threads in flight at the fork
     )
     try:
         yield process
