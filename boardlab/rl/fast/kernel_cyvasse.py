@@ -42,7 +42,7 @@ from boardlab.rl.fast.kernel_tables import (
     sparse_templates,
 )
 
-PLANES_DIGEST = "d7351b01ace76a4f"
+PLANES_DIGEST = "be964becab6aa8e4"
 """The digest of :mod:`~boardlab.rl.fast.kernel_planes` this encoder was compiled with: a
 change there changes this file, so that Numba's cache of :func:`observe` sees it."""
 

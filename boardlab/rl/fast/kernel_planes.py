@@ -3,7 +3,7 @@
 An encoder (``kernel_<game>.py`` beside this file) describes an observation in two layers: a
 *base* per channel, either a plane of its float table (a template's) or one value filling the
 plane (zeros, a count, the ply fraction), then *cells* written over the bases. It sets the
-bases (:func:`begin`, :func:`begin_dense`, :func:`fill`, :func:`add`), writes them
+bases (:func:`begin`, :func:`fill`, :func:`add`), writes them
 (:func:`settle`), then writes the cells (:func:`cell`, :func:`cell_add`) and ends
 (:func:`finish`).
 
@@ -65,17 +65,6 @@ def begin(rec: KernelArray, oi: KernelArray, at: int) -> None:
         rec[k + c] = 0.0
     for k in range(oi[at]):
         rec[want + oi[at + 1 + 2 * k]] = oi[at + 2 + 2 * k]
-
-
-@numba.njit(cache=True)
-def begin_dense(rec: KernelArray, start: int, area: int) -> None:
-    """Want the bases of the dense template at ``start`` of the float table (plane ``c`` at
-    ``start + c * area``)."""
-    c = int(rec[CHANNELS])
-    want = HEAD + 2 * c
-    for k in range(c):
-        rec[want + k] = start + k * area
-        rec[want + c + k] = 0.0
 
 
 @numba.njit(cache=True)
