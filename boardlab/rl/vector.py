@@ -29,7 +29,7 @@ from boardlab.core.kernel_random import seeded
 from boardlab.core.options import SEED
 from boardlab.core.registry import make
 from boardlab.rl.fast import observation_encoder
-from boardlab.rl.fast.kernel_planes import scratch_records
+from boardlab.rl.fast.kernel_planes import new_records, scratch_records
 
 _TEMPLATE = Path(__file__).with_name("vector_template.py")
 
@@ -45,6 +45,15 @@ SEEDED_STARTS = ("anacund",)
 batch starts from the position of its own seed. Cyvasse's ``seed`` tosses the coin for a King
 tie instead, which the kernel holds in its parameters: one toss for the whole batch, the
 ``seed`` option's (0 unless given)."""
+
+LOGGED_CELLS = 256
+"""The most cells a game's record logs (:mod:`boardlab.rl.fast.kernel_planes`): Cyvasse's
+observation writes up to 133, Colosseum Offcuts' up to 191 at five seats (random games); past
+it a step writes every plane.
+
+Encoders that write through records (those carrying ``PLANES_DIGEST``: Cyvasse's and Colosseum
+Offcuts') rewrite only what changed in each game's observation row; the others write every
+plane at every step, which costs them less than a log would (their planes are small)."""
 
 PARALLEL_FROM = 64
 """Batches of at least this many games are stepped on all cores; smaller ones on one (the
@@ -66,7 +75,9 @@ class Batch:
     states: npt.NDArray[np.int64]
     """``(N, state_size)``: the kernel states."""
     observation: npt.NDArray[np.float32]
-    """``(N, C, H, W)``: the planes seen by the seat to move (the game's documented encoding)."""
+    """``(N, C, H, W)``: the planes seen by the seat to move (the game's documented encoding).
+    Read-only: ``step`` rewrites only what changed in each row (``records`` say what the rows
+    hold), so copy it to change it."""
     legal_ids: npt.NDArray[np.int64]
     """``(N, max_legal)``: the compact mask, the legal ids in ``legal_ids[i, :legal_count[i]]``
     (in the kernel's order); the rest of the row is scratch."""
@@ -87,6 +98,9 @@ class Batch:
     seen by the seat that acted (the learner for :class:`VectorEnv`); stale elsewhere."""
     rng: npt.NDArray[np.int64]
     """``(N,)``: each game's random generator (the bots, the choice of a chance start)."""
+    records: npt.NDArray[np.float64]
+    """``(N, …)``: what each row of ``observation`` holds, for its encoder
+    (:mod:`boardlab.rl.fast.kernel_planes`); not to be changed."""
 
 
 class BatchedGame:
@@ -116,13 +130,15 @@ class BatchedGame:
         self.learner = -1
         self.num_actions = self.game.num_actions
         self.observation_shape = self.encoder.shape
-        self._records = scratch_records(self.encoder.shape[0], batch)
-        """Each game's scratch for its encoder (:mod:`boardlab.rl.fast.kernel_planes`)."""
+        self._logs = hasattr(observer_module(game_id), "PLANES_DIGEST")
+        self._finals = scratch_records(self.encoder.shape[0], batch)
+        """Each game's record of no log for its final observation."""
 
     def init(self, seed: int = 0) -> Batch:
         """``batch`` new games; game ``i``'s generator is seeded with ``seed + i``."""
         n, kernel = self.batch, self.kernel
         size = int(np.prod(self.observation_shape))
+        channels = self.observation_shape[0]
         if self.game_id in SEEDED_STARTS and SEED not in self._options:
             games = [make(self.game_id, **self._options, seed=seed + i) for i in range(n)]
             initial = np.stack([kernel.encode(game.new_initial_state()) for game in games])
@@ -131,7 +147,7 @@ class BatchedGame:
         self._initial = initial
         batch = Batch(
             states=np.empty((n, kernel.state_size), dtype=np.int64),
-            observation=np.zeros((n, size), dtype=np.float32),
+            observation=np.zeros((n, *self.observation_shape), dtype=np.float32),
             legal_ids=np.zeros((n, kernel.max_legal), dtype=np.int64),
             legal_count=np.zeros(n, dtype=np.int64),
             action_mask=np.zeros((n, self.num_actions if self.dense_mask else 0), dtype=np.bool_),
@@ -139,17 +155,21 @@ class BatchedGame:
             rewards=np.zeros((n, self.game.num_players), dtype=np.float64),
             terminated=np.zeros(n, dtype=np.bool_),
             truncated=np.zeros(n, dtype=np.bool_),
-            final_observation=np.zeros((n, size), dtype=np.float32),
+            final_observation=np.zeros((n, *self.observation_shape), dtype=np.float32),
             rng=np.array([int(seeded(seed + i)) for i in range(n)], dtype=np.int64),
+            records=(
+                new_records(channels, LOGGED_CELLS, n)
+                if self._logs
+                else scratch_records(channels, n)
+            ),
         )
         ints, floats = self._tables
         self.drivers.reset(
             kernel.params, ints, floats, self.learner, batch.states, initial, batch.rng,
-            batch.observation, self._records, batch.legal_ids, batch.legal_count, batch.action_mask,
-            batch.current_player, self.dense_mask,
+            batch.observation.reshape(n, size), batch.records, batch.legal_ids,
+            batch.legal_count, batch.action_mask, batch.current_player, self.dense_mask,
         )  # fmt: skip
-        batch.observation = batch.observation.reshape(n, *self.observation_shape)
-        batch.final_observation = batch.final_observation.reshape(n, *self.observation_shape)
+        batch.observation.flags.writeable = False
         return batch
 
     def step(self, batch: Batch, actions: npt.ArrayLike) -> Batch:
@@ -166,13 +186,18 @@ class BatchedGame:
         )
         ints, floats = self._tables
         n = self.batch
-        step(
-            self.kernel.params, ints, floats, chosen, self.learner, batch.states, self._initial,
-            batch.rng, batch.observation.reshape(n, -1), batch.final_observation.reshape(n, -1),
-            self._records, batch.legal_ids, batch.legal_count, batch.action_mask,
-            batch.current_player, batch.rewards, batch.terminated, batch.truncated,
-            self.dense_mask,
-        )  # fmt: skip
+        planes = batch.observation
+        planes.flags.writeable = True
+        try:
+            step(
+                self.kernel.params, ints, floats, chosen, self.learner, batch.states,
+                self._initial, batch.rng, planes.reshape(n, -1),
+                batch.final_observation.reshape(n, -1), batch.records, self._finals,
+                batch.legal_ids, batch.legal_count, batch.action_mask, batch.current_player,
+                batch.rewards, batch.terminated, batch.truncated, self.dense_mask,
+            )  # fmt: skip
+        finally:
+            planes.flags.writeable = False
         return batch
 
     def random_actions(self, batch: Batch, rng: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:

@@ -7,8 +7,9 @@ placeholders only make it importable and type-checkable.
 
 Every game ``i`` of a batch owns row ``i`` of each array and its own xorshift64* generator
 ``rng[i]``, so the games are stepped in parallel (``numba.prange``) with no shared writes. Its
-encoder's scratch is ``records[i]``, a record of no log (:mod:`boardlab.rl.fast.kernel_planes`):
-the batch's planes are the caller's to change, so every plane is written at every step.
+observation row is written through ``records[i]``, a record that logs what the row holds
+(:mod:`boardlab.rl.fast.kernel_planes`), so that each step rewrites only what changed; its final
+observation, written only when a game ends, through ``finals[i]``, a record of no log.
 """
 
 from __future__ import annotations
@@ -129,7 +130,7 @@ def _finish(
     terminated: KernelArray,
     truncated_out: KernelArray,
     final_obs: KernelArray,
-    records: KernelArray,
+    finals: KernelArray,
     scratch: KernelArray,
 ) -> None:
     """Game ``i`` is over: its returns, done flags and ``seat``'s last observation; reset."""
@@ -140,7 +141,7 @@ def _finish(
         truncated_out[i] = True
     else:
         terminated[i] = True
-    observe(p, oi, of, states[i], seat, final_obs[i], records[i])
+    observe(p, oi, of, states[i], seat, final_obs[i], finals[i])
     _reset_one(i, states, initial, rng)
 
 
@@ -157,14 +158,14 @@ def _illegal(
     rewards: KernelArray,
     terminated: KernelArray,
     final_obs: KernelArray,
-    records: KernelArray,
+    finals: KernelArray,
 ) -> None:
     """An illegal action ends game ``i``: -1 for ``seat``, 0 for the others."""
     for k in range(rewards.shape[1]):
         rewards[i, k] = 0.0
     rewards[i, seat] = -1.0
     terminated[i] = True
-    observe(p, oi, of, states[i], seat, final_obs[i], records[i])
+    observe(p, oi, of, states[i], seat, final_obs[i], finals[i])
     _reset_one(i, states, initial, rng)
 
 
@@ -182,6 +183,7 @@ def _step_one(
     obs: KernelArray,
     final_obs: KernelArray,
     records: KernelArray,
+    finals: KernelArray,
     legal_ids: KernelArray,
     counts: KernelArray,
     mask: KernelArray,
@@ -202,7 +204,7 @@ def _step_one(
     truncated_out[i] = False
     seat = players[i]
     if not _is_legal(legal_ids[i], counts[i], actions[i]):
-        _illegal(p, oi, of, i, seat, states, initial, rng, rewards, terminated, final_obs, records)
+        _illegal(p, oi, of, i, seat, states, initial, rng, rewards, terminated, final_obs, finals)
     else:
         apply(p, states[i], actions[i])
         if learner >= 0:
@@ -212,7 +214,7 @@ def _step_one(
             observer = seat if learner < 0 else learner
             _finish(
                 p, oi, of, i, observer, states, initial, rng,
-                rewards, terminated, truncated_out, final_obs, records, scratch,
+                rewards, terminated, truncated_out, final_obs, finals, scratch,
             )  # fmt: skip
     if learner >= 0:
         _open(p, i, learner, states, initial, rng, legal_ids)
@@ -268,6 +270,7 @@ def step_parallel(
     obs: KernelArray,
     final_obs: KernelArray,
     records: KernelArray,
+    finals: KernelArray,
     legal_ids: KernelArray,
     counts: KernelArray,
     mask: KernelArray,
@@ -281,7 +284,7 @@ def step_parallel(
     for i in numba.prange(states.shape[0]):
         _step_one(
             p, oi, of, i, actions, learner, states, initial, rng, obs, final_obs, records,
-            legal_ids, counts, mask, players, rewards, terminated, truncated_out, dense,
+            finals, legal_ids, counts, mask, players, rewards, terminated, truncated_out, dense,
         )  # fmt: skip
 
 
@@ -298,6 +301,7 @@ def step_serial(
     obs: KernelArray,
     final_obs: KernelArray,
     records: KernelArray,
+    finals: KernelArray,
     legal_ids: KernelArray,
     counts: KernelArray,
     mask: KernelArray,
@@ -311,7 +315,7 @@ def step_serial(
     for i in range(states.shape[0]):
         _step_one(
             p, oi, of, i, actions, learner, states, initial, rng, obs, final_obs, records,
-            legal_ids, counts, mask, players, rewards, terminated, truncated_out, dense,
+            finals, legal_ids, counts, mask, players, rewards, terminated, truncated_out, dense,
         )  # fmt: skip
 
 

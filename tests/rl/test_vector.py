@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from pathlib import Path
 from typing import Any
@@ -160,6 +161,31 @@ def test_an_illegal_action_ends_the_game_against_its_player() -> None:
     fresh = make("murus-gallicus").new_initial_state()
     assert batch.current_player[1] == fresh.current_player == 0
     assert sorted(batch.legal_ids[1, : batch.legal_count[1]]) == sorted(fresh.legal_actions())
+
+
+@pytest.mark.parametrize(("game", "options"), [("cyvasse", {}), ("colosseum-offcuts", {})])
+def test_observations_are_read_only_and_a_copied_batch_replays_its_games(
+    game: str, options: dict[str, Any]
+) -> None:
+    # A step rewrites only what changed in each observation row: the caller may not write the
+    # rows, and a copy of a batch (a search's snapshot) carries what its rows hold with it.
+    batched = BatchedGame(game, 3, **options)
+    batch = batched.init(seed=1)
+    with pytest.raises(ValueError, match="read-only"):
+        batch.observation[0, 0, 0, 0] = 1.0
+    policy = seeded_generators(5, 3)
+    for _ in range(30):
+        batched.step(batch, batched.random_actions(batch, policy))
+    snapshot, replay = copy.deepcopy(batch), policy.copy()
+    seen = []
+    for _ in range(60):
+        batched.step(batch, batched.random_actions(batch, policy))
+        seen.append(batch.observation.copy())
+    for planes in seen:  # the snapshot's rows, stepped again from the copy, show the same
+        batched.step(snapshot, batched.random_actions(snapshot, replay))
+        assert snapshot.observation.tobytes() == planes.tobytes()
+    with pytest.raises(ValueError, match="read-only"):
+        snapshot.observation[1] = 0.0
 
 
 def test_compact_masks_only() -> None:

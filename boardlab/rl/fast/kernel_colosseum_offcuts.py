@@ -41,7 +41,7 @@ from boardlab.rl.fast.kernel_tables import (
     sparse_templates,
 )
 
-PLANES_DIGEST = "be964becab6aa8e4"
+PLANES_DIGEST = "ba38e4e58a45feef"
 """The digest of :mod:`~boardlab.rl.fast.kernel_planes` this encoder was compiled with: a
 change there changes this file, so that Numba's cache of :func:`observe` sees it."""
 

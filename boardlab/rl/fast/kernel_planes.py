@@ -39,11 +39,16 @@ HEAD = 4
 def new_record(channels: int, limit: int) -> KernelArray:
     """A record of ``channels`` channels logging up to ``limit`` (at least one) cells, holding
     nothing yet."""
+    return new_records(channels, limit, 1)[0]
+
+
+def new_records(channels: int, limit: int, n: int) -> KernelArray:
+    """``n`` records (rows) as :func:`new_record` makes, one per array they follow."""
     if limit < 1:
         raise ValueError("a record logs at least one cell")
-    record = np.zeros(HEAD + 4 * channels + 2 * limit, dtype=np.float64)
-    record[LIMIT], record[CHANNELS] = limit, channels
-    return record
+    records = np.zeros((n, HEAD + 4 * channels + 2 * limit), dtype=np.float64)
+    records[:, LIMIT], records[:, CHANNELS] = limit, channels
+    return records
 
 
 def scratch_records(channels: int, n: int) -> KernelArray:
