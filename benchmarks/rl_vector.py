@@ -20,7 +20,7 @@ as the machine may be shared. Run::
 
 OpenMP's wait policy is left as the environment sets it (as a user runs the batched API): unset,
 Numba's OpenMP threads spin a little between parallel steps before they sleep, which a quiet
-machine rewards (batches of 64 step up to 1.7 times as fast as with ``passive``); on a shared,
+machine rewards (batches of 64 stepped 1.7 to 4.7 times as fast as with ``passive``); on a shared,
 oversubscribed machine spinning burns the CPU the other thread needs, and
 ``OMP_WAIT_POLICY=passive`` does better there.
 """
