@@ -254,7 +254,8 @@ def observer_module(game_id: str) -> ModuleType:
 class VectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` games in which the learner plays ``seat`` against compiled random bots.
 
-    Observations are the learner's planes ``(num_envs, C, H, W)``; ``info["action_mask"]``
+    Observations are the learner's planes ``(num_envs, C, H, W)``, read-only (see
+    :attr:`Batch.observation`; copy them to change them); ``info["action_mask"]``
     the dense masks and ``info["legal_ids"]``/``info["legal_count"]`` the compact ones.
     Rewards are the learner's returns where a game ended. Games that end start again within
     the same step (``autoreset_mode`` ``SAME_STEP``): their last observation is in
