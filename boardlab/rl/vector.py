@@ -125,12 +125,13 @@ class BatchedGame:
         self._options = dict(options)
         self.kernel = _kernel(self.game)
         self.encoder = observation_encoder(self.game)
-        self._tables = observer_module(game_id).observer_tables(self.kernel, self.encoder)
+        observer = observer_module(game_id)
+        self._tables = observer.observer_tables(self.kernel, self.encoder)
         self.drivers = compiled_drivers(self.kernel)
         self.learner = -1
         self.num_actions = self.game.num_actions
         self.observation_shape = self.encoder.shape
-        self._logs = hasattr(observer_module(game_id), "PLANES_DIGEST")
+        self._logs = hasattr(observer, "PLANES_DIGEST")
         self._finals = scratch_records(self.encoder.shape[0], batch)
         """Each game's record of no log for its final observation."""
 
