@@ -18,7 +18,6 @@ the kernel state as the observing seat's view shows it (Cyvasse's hidden deploym
 
 from __future__ import annotations
 
-from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -48,6 +47,20 @@ ILLEGAL = -3
 _LOG = 4096
 """The most cells a record of :class:`KernelGame` logs (more: the next observation in the same
 arrays writes every plane)."""
+
+
+def direct(function: Any, *examples: object) -> Any:
+    """The compiled code of Numba function ``function`` for the types of ``examples``, called
+    directly: Numba's dispatch, which types every argument of every call to pick the code,
+    costs about 0.2 µs a call of :meth:`KernelGame.advance` (a third of the environment's own
+    Python step). The caller passes arguments of those types: the compiled code refuses an
+    array of another type (``TypeError``) but converts a number as Numba does (2.7 to 2)."""
+    import numba  # the kernels need it
+
+    typeof: Any = numba.typeof  # Numba ships no type information for it
+    signature = tuple(typeof(example) for example in examples)
+    function.compile(signature)
+    return function.get_overload(signature)
 
 
 def step_drivers(kernel: Kernel) -> ModuleType:
@@ -102,14 +115,18 @@ class KernelGame:
         self.first: KernelArray = kernel.encode(game.new_initial_state())
         """The first position of the game started last (before any :meth:`start`: of ``game``)."""
         self.state[:] = self.first
-        self.advance = partial(drivers.advance, self.work)
-        """``advance(count, action, planes, mask, recycled) -> code``: play ``action`` if it is
-        legal (among the ``count`` ids); unless ``mask`` is empty (then ``planes`` is unused),
-        write the next seat's planes into ``planes`` (``encoder.shape``, ``float32``) and set
-        the next legal ids in ``mask`` (``num_actions`` long, ``int8``), while the game goes on.
-        ``mask`` is zeros, or (``recycled``) the on-turn mask of the position before."""
-        self._position = drivers.position
-        self._observe_into = drivers.observe_into
+        planes, mask = np.zeros((0,) * len(encoder.shape), np.float32), np.zeros(0, np.int8)
+        self.advance = direct(drivers.advance, self.work, 0, 0, planes, mask, False)
+        """``advance(work, count, action, planes, mask, recycled) -> code``: play ``action`` if
+        it is legal (among the ``count`` ids); unless ``mask`` is empty (then ``planes`` is
+        unused), write the next seat's planes into ``planes`` (``encoder.shape``, ``float32``,
+        C order) and set the next legal ids in ``mask`` (``num_actions`` long, ``int8``), while
+        the game goes on. ``work`` is :attr:`work`; ``mask`` is zeros, or (``recycled``) the
+        on-turn mask of the position before. Called without Numba's dispatch (see
+        :func:`direct`): the arguments must have exactly these types (``count`` and ``action``
+        Python ints, ``recycled`` a bool)."""
+        self._position = direct(drivers.position, self.work)
+        self._observe_into = direct(drivers.observe_into, self.work, 0, planes, mask, 0)
         self._returns = kernel.returns
         self._params_of: dict[int, KernelArray] = {}
         self._layout_start: Any = None

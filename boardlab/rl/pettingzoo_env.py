@@ -149,6 +149,8 @@ class BoardlabAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type 
         the first observation asked for of an agent on turn)."""
         self._advance: Any = None if self.compiled is None else self.compiled.advance
         """On the compiled engine, ``compiled.advance`` (None: the reference engine)."""
+        self._work = None if self.compiled is None else self.compiled.work
+        """On the compiled engine, ``compiled.work``, the array ``_advance`` steps."""
         self._ids = None if self.compiled is None else memoryview(self.compiled.ids)
         """On the compiled engine: ``compiled.ids``, as a memoryview (sliced and listed in
         less time than the array)."""
@@ -231,32 +233,29 @@ class BoardlabAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type 
         if spare is not None and _refs(spare[0]) == _FREE and _refs(spare[1]) == _FREE:
             planes, mask = spare  # no one holds them any more: the observation is made in them
             recycled = True
-        else:
+        elif self._eager:
+            planes, mask = np.empty(self._shape, np.float32), np.zeros(self._num_actions, np.int8)
+            spare = planes, mask
             recycled = False
-            if self._eager:
-                spare = (np.empty(self._shape, np.float32), np.zeros(self._num_actions, np.int8))
-                planes, mask = spare
-            else:
-                planes, mask = self._no_planes, self._no_mask
-        agent = self.agent_selection
+        else:  # no observation asked for yet: none is made
+            planes, mask, recycled = self._no_planes, self._no_mask, False
         action = int(action)
         try:
-            code = self._advance(count, action, planes, mask, recycled)
+            code = self._advance(self._work, count, action, planes, mask, recycled)
         except OverflowError:  # beyond int64: no action id
             code = ILLEGAL
         if code >= 0:
             self._pending.append(action)
             self._count = code >> 3  # SHIFT
-            agent = self.possible_agents[code & 7]  # SEATS - 1
-            self.agent_selection = agent
-            self._spare = self._made  # the arrays of this position's on-turn observation
+            agent = self.agent_selection = self.possible_agents[code & 7]  # SEATS - 1
             if self._eager:
+                self._spare = self._made  # the arrays of this position's on-turn observation
                 self._made = spare
                 self._cache = {agent: {"observation": planes, "action_mask": mask}}
-            else:
-                self._made = None
+            else:  # then neither holds arrays
                 self._cache = {}
             return
+        agent = self.agent_selection
         if code == ILLEGAL:
             self._illegal(agent)
             return
@@ -401,13 +400,14 @@ class BoardlabAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type 
     def __getstate__(self) -> dict[str, Any]:
         """What a pickle keeps: all but the compiled step (found again when loaded)."""
         saved = self.__dict__.copy()
-        saved["_advance"] = saved["_ids"] = None
+        saved["_advance"] = saved["_ids"] = saved["_work"] = None
         return saved
 
     def __setstate__(self, saved: dict[str, Any]) -> None:
         self.__dict__.update(saved)
         if self.compiled is not None:
             self._advance = self.compiled.advance
+            self._work = self.compiled.work
             self._ids = memoryview(self.compiled.ids)
 
 
