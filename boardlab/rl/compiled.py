@@ -52,9 +52,10 @@ arrays writes every plane)."""
 def direct(function: Any, *examples: object) -> Any:
     """The compiled code of Numba function ``function`` for the types of ``examples``, called
     directly: Numba's dispatch, which types every argument of every call to pick the code,
-    costs about 0.2 µs a call of :meth:`KernelGame.advance` (a third of the environment's own
-    Python step). The caller passes arguments of those types: the compiled code refuses an
-    array of another type (``TypeError``) but converts a number as Numba does (2.7 to 2)."""
+    cost 0.2-0.35 µs a call of :attr:`KernelGame.advance` (with the ``functools.partial`` that
+    bound its first argument; measured in a loop of random games, docs/rl.md). The caller
+    passes arguments of those types: the compiled code refuses an array of another type
+    (``TypeError``) but converts a number as Numba does (2.7 to 2)."""
     import numba  # the kernels need it
 
     typeof: Any = numba.typeof  # Numba ships no type information for it

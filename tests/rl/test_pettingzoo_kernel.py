@@ -285,3 +285,22 @@ def _contents(held: Any) -> bytes:
     if isinstance(held, dict):
         return bytes(held["observation"].tobytes() + held["action_mask"].tobytes())
     return bytes(held.tobytes())
+
+
+def test_the_compiled_step_called_past_numbas_dispatch_refuses_arrays_of_another_type() -> None:
+    # The environment calls the compiled step's code directly, which no longer picks code by
+    # the arguments' types: an array of another type must be refused, never read as raw memory.
+    compiled = BoardlabAECEnv("murus-gallicus").compiled
+    assert compiled is not None
+    count = compiled.start() >> 3
+    action = int(compiled.ids[0])
+    mask = np.zeros(compiled.game.num_actions, np.int8)
+    for planes in (
+        np.zeros(compiled.encoder.shape, np.float64),
+        np.zeros(compiled.encoder.shape, np.float32).tolist(),
+    ):
+        with pytest.raises(TypeError):
+            compiled.advance(compiled.work, count, action, planes, mask, False)
+    planes = np.empty(compiled.encoder.shape, np.float32)
+    assert compiled.advance(compiled.work, count, action, planes, mask, False) >= 0
+    assert mask.sum() > 0
