@@ -120,16 +120,24 @@ def _lowest(x: int | np.int64) -> int:
 
 
 @jit
-def _empty_mask(s: np.ndarray) -> tuple[int, int]:
-    """The empty hexes as a two-word set: hexes 0..62 in the first word, 63..90 in the second
-    (63 bits a word, so no sign bit is ever set)."""
+def _hex_sets(s: np.ndarray) -> tuple[int, int, int, int]:
+    """The empty hexes and the hexes of the units of the side not to move, as two-word sets:
+    (empty low, empty high, enemy low, enemy high), hexes 0..62 in a low word and 63..90 in a
+    high one (63 bits a word, so no sign bit is ever set)."""
     low = np.int64(0)
     high = np.int64(0)
+    enemy_low = np.int64(0)
+    enemy_high = np.int64(0)
+    enemy = 2 + 10 * (1 - s[S_SIDE])
     for h in range(WORD):
-        low |= np.int64(s[h] == EMPTY) << h
+        cell = s[h]
+        low |= np.int64(cell == EMPTY) << h
+        enemy_low |= np.int64(enemy <= cell < enemy + 10) << h
     for h in range(WORD, N):
-        high |= np.int64(s[h] == EMPTY) << (h - WORD)
-    return int(low), int(high)
+        cell = s[h]
+        high |= np.int64(cell == EMPTY) << (h - WORD)
+        enemy_high |= np.int64(enemy <= cell < enemy + 10) << (h - WORD)
+    return int(low), int(high), int(enemy_low), int(enemy_high)
 
 
 @jit
@@ -139,14 +147,14 @@ def _steps(
     h: int,
     kind: int,
     reach: int,
-    empty: tuple[int, int],
+    sets: tuple[int, int, int, int],
     out: np.ndarray,
     n: int,
 ) -> int:
     """``CyvasseState._steps``: moves through empty hexes up to ``reach`` steps, and melee
     attacks as a last step (none for range units). Appends to ``out`` from ``n``; returns the
-    new count. The breadth-first search runs on two-word hex sets (``empty`` from
-    :func:`_empty_mask`): each layer is the neighbours of the last layer's empty hexes."""
+    new count. The breadth-first search runs on two-word hex sets (``sets`` from
+    :func:`_hex_sets`): each layer is the neighbours of the last layer's empty hexes."""
     if reach == 0:
         return n
     seen_low = np.int64(0)
@@ -176,8 +184,8 @@ def _steps(
         next_high &= ~seen_high
         seen_low |= next_low
         seen_high |= next_high
-        front_low = next_low & empty[0]
-        front_high = next_high & empty[1]
+        front_low = next_low & sets[0]
+        front_high = next_high & sets[1]
     if h < WORD:
         seen_low ^= np.int64(1) << h
     else:
@@ -187,15 +195,16 @@ def _steps(
     suicide = p[P_SUICIDE] != 0
     wins = P_WINS + kind * 10
     base = MOVE_BASE + h * N
+    # The hexes reached: empty ones, and (melee) enemy units this unit may attack. Read from
+    # the sets, not the board cell by cell (12% of the legal moves' time).
     for word in range(2):
-        x = seen_low if word == 0 else seen_high
+        free = sets[word]
+        x = (seen_low if word == 0 else seen_high) & (free | sets[2 + word] if melee else free)
         while x:
-            y = _lowest(x) + WORD * word
+            b = _lowest(x)
             x &= x - 1
-            cell = s[y]
-            if cell == EMPTY or (
-                melee and _enemy_unit(cell, enemy) and (suicide or p[wins + cell - enemy])
-            ):
+            y = b + WORD * word
+            if (free >> b) & 1 or suicide or p[wins + s[y] - enemy]:
                 out[n] = base + y
                 n += 1
     return n
@@ -259,7 +268,7 @@ def _shots(p: np.ndarray, s: np.ndarray, h: int, kind: int, out: np.ndarray, n: 
 def _turn_actions(p: np.ndarray, s: np.ndarray, out: np.ndarray) -> int:
     """``CyvasseState._turn_actions``: every move, attack and shot at the start of a turn."""
     low = 2 + 10 * s[S_SIDE]
-    empty = _empty_mask(s)
+    sets = _hex_sets(s)
     n = 0
     for h in range(N):
         cell = s[h]
@@ -268,7 +277,7 @@ def _turn_actions(p: np.ndarray, s: np.ndarray, out: np.ndarray) -> int:
             if kind == DRAGON:
                 n = _dragon(p, s, h, out, n)
             else:
-                n = _steps(p, s, h, kind, p[P_MOVEMENT + kind], empty, out, n)
+                n = _steps(p, s, h, kind, p[P_MOVEMENT + kind], sets, out, n)
                 if kind >= CROSSBOW:
                     n = _shots(p, s, h, kind, out, n)
     return n
@@ -291,7 +300,7 @@ def legal(p: np.ndarray, s: np.ndarray, out: np.ndarray) -> int:
         return n
     if s[S_JUMP_FROM] >= 0:
         at = s[S_JUMP_TO]
-        n = _steps(p, s, at, s[at] - 2 - 10 * side, SECOND_JUMP, _empty_mask(s), out, 0)
+        n = _steps(p, s, at, s[at] - 2 - 10 * side, SECOND_JUMP, _hex_sets(s), out, 0)
         if p[P_OPTIONAL_SECOND]:
             out[n] = END
             n += 1
