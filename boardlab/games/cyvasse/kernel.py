@@ -67,6 +67,7 @@ from boardlab.games.cyvasse.kernel_rules import (
     MAX_TARGETS,
     P_DRAGON_BLOCK,
     P_HISTORY_CAP,
+    P_IN_RANGE,
     P_MAX_PLIES,
     P_MOVEMENT,
     P_NEIGHBOUR_SETS,
@@ -153,6 +154,7 @@ def make_params(game: Cyvasse) -> KernelArray:
     """The parameter array of a game: board tables, unit stats, options, Zobrist numbers."""
     p = np.full(PARAMS_SIZE, -1, dtype=np.int64)
     p[P_NEIGHBOUR_SETS : P_NEIGHBOUR_SETS + NUM_HEXES * 2] = 0
+    p[P_IN_RANGE : P_IN_RANGE + NUM_HEXES * 6] = 0
     for h in range(NUM_HEXES):
         for n in NEIGHBOURS[h]:
             p[P_NEIGHBOUR_SETS + h * 2 + n // rules.WORD] |= 1 << n % rules.WORD
@@ -163,6 +165,9 @@ def make_params(game: Cyvasse) -> KernelArray:
         for i, (to, dist, plus, minus) in enumerate(RANGE_TARGETS[h]):
             at = P_TARGETS + (h * MAX_TARGETS + i) * TARGET_FIELDS
             p[at : at + TARGET_FIELDS] = [to, dist, *_two(plus), *_two(minus)]
+            for reach in range(max(dist, 1), 4):  # within ranges 1..3, two words each
+                word = P_IN_RANGE + (h * 3 + reach - 1) * 2 + to // rules.WORD
+                p[word] |= 1 << to % rules.WORD
         p[P_REFLECT + h] = reflect(h)
         p[P_RANK + h] = RANK_OF[h]
     for side in (0, 1):

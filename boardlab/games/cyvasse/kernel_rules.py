@@ -50,7 +50,8 @@ P_RAY_LEN = P_NEIGHBOUR_SETS + N * 2  # 91 x 6
 P_RAYS = P_RAY_LEN + N * 6  # 91 x 6 x MAX_RAY
 P_TARGET_COUNT = P_RAYS + N * 6 * MAX_RAY  # 91
 P_TARGETS = P_TARGET_COUNT + N  # 91 x MAX_TARGETS x TARGET_FIELDS
-P_ZONES = P_TARGETS + N * MAX_TARGETS * TARGET_FIELDS  # 2 x 40
+P_IN_RANGE = P_TARGETS + N * MAX_TARGETS * TARGET_FIELDS  # 91 x 3 ranges x 2 words
+P_ZONES = P_IN_RANGE + N * 3 * 2  # 2 x 40
 P_REFLECT = P_ZONES + 2 * MAX_ITEMS  # 91
 P_RANK = P_REFLECT + N  # 91
 P_ORDER = P_RANK + N  # MAX_ITEMS
@@ -237,11 +238,23 @@ def _dragon(p: np.ndarray, s: np.ndarray, h: int, out: np.ndarray, n: int) -> in
 
 
 @jit
-def _shots(p: np.ndarray, s: np.ndarray, h: int, kind: int, out: np.ndarray, n: int) -> int:
+def _shots(
+    p: np.ndarray,
+    s: np.ndarray,
+    h: int,
+    kind: int,
+    sets: tuple[int, int, int, int],
+    out: np.ndarray,
+    n: int,
+) -> int:
     """``CyvasseState._shots`` (spec §6.4): attackable enemy units within range whose line of
-    sight is not blocked (a Mountain on line+ and a Mountain on line-)."""
-    enemy = 2 + 10 * (1 - s[S_SIDE])
+    sight is not blocked (a Mountain on line+ and a Mountain on line-). With no enemy unit
+    within range (``sets``, :func:`_hex_sets`), none: the targets are not looked at."""
     reach = p[P_RANGE + kind]
+    within = P_IN_RANGE + (h * 3 + reach - 1) * 2
+    if not (p[within] & sets[2] or p[within + 1] & sets[3]):
+        return n
+    enemy = 2 + 10 * (1 - s[S_SIDE])
     base = MOVE_BASE + h * N
     for i in range(p[P_TARGET_COUNT + h]):
         t = P_TARGETS + (h * MAX_TARGETS + i) * TARGET_FIELDS
@@ -279,7 +292,7 @@ def _turn_actions(p: np.ndarray, s: np.ndarray, out: np.ndarray) -> int:
             else:
                 n = _steps(p, s, h, kind, p[P_MOVEMENT + kind], sets, out, n)
                 if kind >= CROSSBOW:
-                    n = _shots(p, s, h, kind, out, n)
+                    n = _shots(p, s, h, kind, sets, out, n)
     return n
 
 
