@@ -165,7 +165,7 @@ def make_params(game: Cyvasse) -> KernelArray:
         for i, (to, dist, plus, minus) in enumerate(RANGE_TARGETS[h]):
             at = P_TARGETS + (h * MAX_TARGETS + i) * TARGET_FIELDS
             p[at : at + TARGET_FIELDS] = [to, dist, *_two(plus), *_two(minus)]
-            for reach in range(max(dist, 1), 4):  # within ranges 1..3, two words each
+            for reach in range(dist, 4):  # within ranges dist..3, two words each
                 word = P_IN_RANGE + (h * 3 + reach - 1) * 2 + to // rules.WORD
                 p[word] |= 1 << to % rules.WORD
         p[P_REFLECT + h] = reflect(h)

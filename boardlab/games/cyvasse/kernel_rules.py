@@ -133,11 +133,11 @@ def _hex_sets(s: np.ndarray) -> tuple[int, int, int, int]:
     for h in range(WORD):
         cell = s[h]
         low |= np.int64(cell == EMPTY) << h
-        enemy_low |= np.int64(enemy <= cell < enemy + 10) << h
+        enemy_low |= np.int64(_enemy_unit(cell, enemy)) << h
     for h in range(WORD, N):
         cell = s[h]
         high |= np.int64(cell == EMPTY) << (h - WORD)
-        enemy_high |= np.int64(enemy <= cell < enemy + 10) << (h - WORD)
+        enemy_high |= np.int64(_enemy_unit(cell, enemy)) << (h - WORD)
     return int(low), int(high), int(enemy_low), int(enemy_high)
 
 
