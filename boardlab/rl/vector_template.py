@@ -10,6 +10,10 @@ Every game ``i`` of a batch owns row ``i`` of each array and its own xorshift64*
 observation row is written through ``records[i]``, a record that logs what the row holds
 (:mod:`boardlab.rl.fast.kernel_planes`), so that each step rewrites only what changed; its final
 observation, written only when a game ends, through ``finals[i]``, a record of no log.
+
+The per-game helpers called at every step are inlined (``inline="always"``): a call passing
+a dozen arrays costs Numba a reference count on each, both ways (Cyvasse's batched step ran
+6% faster inlined).
 """
 
 from __future__ import annotations
@@ -70,7 +74,7 @@ def observe(
 # -- end kernel --
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _is_legal(legal_ids: KernelArray, count: int, action: int) -> bool:
     """Whether ``action`` is among the first ``count`` ids (a loop: the fastest in Numba)."""
     for k in range(count):  # noqa: SIM110
@@ -79,7 +83,7 @@ def _is_legal(legal_ids: KernelArray, count: int, action: int) -> bool:
     return False
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _refresh(
     p: KernelArray,
     oi: KernelArray,
@@ -169,7 +173,7 @@ def _illegal(
     _reset_one(i, states, initial, rng)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _step_one(
     p: KernelArray,
     oi: KernelArray,
@@ -195,18 +199,22 @@ def _step_one(
 ) -> None:
     """Play ``actions[i]`` in game ``i``; with ``learner`` ≥ 0, random bots then play every
     other seat until ``learner`` is on turn again (across an automatic reset)."""
-    if dense:  # clear the mask row from the ids it was made of, before they are overwritten
+    action = actions[i]
+    if dense:  # the mask row says it at once; then it is cleared from the ids it was made of
+        legal_action = 0 <= action < mask.shape[1] and mask[i, action]
         for k in range(counts[i]):
             mask[i, legal_ids[i, k]] = False
+    else:
+        legal_action = _is_legal(legal_ids[i], counts[i], action)
     for k in range(rewards.shape[1]):
         rewards[i, k] = 0.0
     terminated[i] = False
     truncated_out[i] = False
     seat = players[i]
-    if not _is_legal(legal_ids[i], counts[i], actions[i]):
+    if not legal_action:
         _illegal(p, oi, of, i, seat, states, initial, rng, rewards, terminated, final_obs, finals)
     else:
-        apply(p, states[i], actions[i])
+        apply(p, states[i], action)
         if learner >= 0:
             _bots(p, i, learner, states, rng, legal_ids)
         if is_over(p, states[i]):

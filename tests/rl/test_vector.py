@@ -150,12 +150,21 @@ def test_the_parallel_step_gives_what_the_serial_step_gives(
             assert (getattr(batches[0], name) == getattr(batches[1], name)).all(), name
 
 
-def test_an_illegal_action_ends_the_game_against_its_player() -> None:
-    batched = BatchedGame("murus-gallicus", 2)
+@pytest.mark.parametrize("dense", [True, False])
+@pytest.mark.parametrize("illegal", ["unlisted", -1, "num_actions"])
+def test_an_illegal_action_ends_the_game_against_its_player(
+    dense: bool, illegal: str | int
+) -> None:
+    # With dense masks the step reads legality from the mask row, else from the listed ids.
+    batched = BatchedGame("murus-gallicus", 2, dense_mask=dense)
     batch = batched.init(seed=0)
     legal = int(batch.legal_ids[0, 0])
-    illegal = int(np.flatnonzero(~batch.action_mask[1])[0])
-    batched.step(batch, [legal, illegal])
+    listed = set(batch.legal_ids[1, : batch.legal_count[1]].tolist())
+    if illegal == "unlisted":
+        illegal = next(a for a in range(batched.num_actions) if a not in listed)
+    elif illegal == "num_actions":
+        illegal = batched.num_actions
+    batched.step(batch, [legal, int(illegal)])
     assert batch.terminated.tolist() == [False, True]
     assert batch.rewards.tolist() == [[0.0, 0.0], [-1.0, 0.0]]
     fresh = make("murus-gallicus").new_initial_state()
