@@ -29,7 +29,7 @@ from boardlab.games.cyvasse.kernel_rules import (
 )
 from boardlab.games.cyvasse.units import ITEM_LETTERS, SIDE_BASE, UNIT_LETTERS
 from boardlab.rl.fast.cyvasse import CyvasseEncoder
-from boardlab.rl.fast.kernel_planes import add, begin, cell, fill, finish, settle
+from boardlab.rl.fast.kernel_planes import begin, cell, fill, finish, settle
 from boardlab.rl.fast.kernel_tables import (
     HEADER,
     O_AREA,
@@ -42,7 +42,7 @@ from boardlab.rl.fast.kernel_tables import (
     sparse_templates,
 )
 
-PLANES_DIGEST = "ba38e4e58a45feef"
+PLANES_DIGEST = "c2931f3e90e3e990"
 """The digest of :mod:`~boardlab.rl.fast.kernel_planes` this encoder was compiled with: a
 change there changes this file, so that Numba's cache of :func:`observe` sees it."""
 
@@ -51,6 +51,10 @@ _UNITS = len(UNIT_LETTERS)
 _ITEMS = len(ITEM_LETTERS)
 """The pool channels of a side: one per item kind (units and Mountain), then ``item``."""
 _SOUTH, _NORTH = SIDE_BASE
+_BITS = 6
+"""Bits per unit kind of a side's count of units on the board (an army has at most 40 items)."""
+_KIND_MASK = (1 << _BITS) - 1
+assert _BITS * _UNITS < 63, "a side's counts fit in one int64"
 # Integer slots after the header: the entries per cell code (below), the float offsets of
 # their values and of the items-left table, the hidden_setup option, the deployment's length,
 # where the templates' lists are (:func:`sparse_templates`, at the end); each hex's grid
@@ -130,12 +134,25 @@ def observe(
             if zone != seat:
                 hidden |= 1 << zone
     # The pools: in play each side's units not lost (the army's counts less those on the
-    # board), in the deployment the items left to place (one unknown item if hidden).
+    # board), in the deployment the items left to place (one unknown item if hidden). The
+    # units on the board are counted per side in one integer, _BITS bits a kind.
+    on_board = (0, 0)
+    if not deploying:
+        south = north = 0
+        for h in range(NUM_HEXES):
+            code = s[S_BOARD + h]
+            if code >= _NORTH:
+                north += 1 << (_BITS * (code - _NORTH))
+            elif code >= _SOUTH:
+                south += 1 << (_BITS * (code - _SOUTH))
+        on_board = (south, north)
     for side in range(2):
         first = oi[O_POOLS + seat * 2 + side]
         if not deploying:
+            counted = on_board[side]
             for kind in range(_UNITS):
-                fill(rec, first + kind, oi[O_COUNTS + kind])
+                standing = (counted >> (_BITS * kind)) & _KIND_MASK
+                fill(rec, first + kind, oi[O_COUNTS + kind] - standing)
             for item in range(_UNITS, _ITEMS + 1):
                 fill(rec, first + item, 0.0)
         elif (hidden >> side) & 1:
@@ -149,12 +166,6 @@ def observe(
             for item in range(_ITEMS):
                 fill(rec, first + item, of[row + item])
             fill(rec, first + _ITEMS, 0.0)
-    if not deploying:
-        for h in range(NUM_HEXES):
-            code = s[S_BOARD + h]
-            if code >= _SOUTH:
-                side = 0 if code < _NORTH else 1
-                add(rec, oi[O_POOLS + seat * 2 + side] + code - SIDE_BASE[side], -1.0)
     log = settle(out, rec, of, area)
     width = oi[O_STACK]
     entries = seat * CELLS * width

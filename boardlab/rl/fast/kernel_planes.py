@@ -14,6 +14,9 @@ those cells, rewrites only the planes whose base changed and writes the new cell
 next position almost every plane is as it was. A record of no log (:func:`scratch_records`)
 writes every plane.
 
+Every function here is inlined into the encoder calling it (``inline="always"``): a call
+passing arrays costs Numba a reference count on each, both ways.
+
 Numba's cache does not see a change in a function imported from another file: each encoder
 carries the digest of this file (``PLANES_DIGEST``, checked by ``tests/rl/test_vector.py``), so
 that changing this file changes theirs.
@@ -58,7 +61,7 @@ def scratch_records(channels: int, n: int) -> KernelArray:
     return records
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def begin(rec: KernelArray, oi: KernelArray, at: int) -> None:
     """Want the bases of the sparse template listed at ``oi[at]`` (its count, then its
     (channel, plane offset) pairs: :func:`~boardlab.rl.fast.kernel_tables.sparse_templates`);
@@ -72,7 +75,7 @@ def begin(rec: KernelArray, oi: KernelArray, at: int) -> None:
         rec[want + oi[at + 1 + 2 * k]] = oi[at + 2 + 2 * k]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def fill(rec: KernelArray, channel: int, value: float) -> None:
     """Want ``channel`` filled with ``value``."""
     at = HEAD + 2 * int(rec[CHANNELS]) + channel
@@ -80,7 +83,7 @@ def fill(rec: KernelArray, channel: int, value: float) -> None:
     rec[at + int(rec[CHANNELS])] = value
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def add(rec: KernelArray, channel: int, value: float) -> None:
     """Add ``value`` to the value filling ``channel`` (zeros unless filled)."""
     at = HEAD + 2 * int(rec[CHANNELS]) + channel
@@ -88,7 +91,7 @@ def add(rec: KernelArray, channel: int, value: float) -> None:
     rec[at + int(rec[CHANNELS])] += value
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def settle(out: KernelArray, rec: KernelArray, of: KernelArray, area: int) -> int:
     """Write the bases wanted into ``out``: only those that changed, after restoring the cells
     logged, when the record says what ``out`` holds; else every plane. Returns where the log of
@@ -154,7 +157,7 @@ def cell_add(out: KernelArray, rec: KernelArray, at: int, i: int, value: float) 
     return at + 2
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def finish(rec: KernelArray, at: int) -> None:
     """End the log at cursor ``at``; past the log's end the record no longer says what the
     array holds (the next encoding writes every plane)."""
