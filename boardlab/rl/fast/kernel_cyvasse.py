@@ -42,7 +42,7 @@ from boardlab.rl.fast.kernel_tables import (
     sparse_templates,
 )
 
-PLANES_DIGEST = "c2931f3e90e3e990"
+PLANES_DIGEST = "fd40c646cc9335da"
 """The digest of :mod:`~boardlab.rl.fast.kernel_planes` this encoder was compiled with: a
 change there changes this file, so that Numba's cache of :func:`observe` sees it."""
 

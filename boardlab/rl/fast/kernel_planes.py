@@ -3,9 +3,8 @@
 An encoder (``kernel_<game>.py`` beside this file) describes an observation in two layers: a
 *base* per channel, either a plane of its float table (a template's) or one value filling the
 plane (zeros, a count, the ply fraction), then *cells* written over the bases. It sets the
-bases (:func:`begin`, :func:`fill`, :func:`add`), writes them
-(:func:`settle`), then writes the cells (:func:`cell`, :func:`cell_add`) and ends
-(:func:`finish`).
+bases (:func:`begin`, :func:`fill`), writes them (:func:`settle`), then writes the cells
+(:func:`cell`, :func:`cell_add`) and ends (:func:`finish`).
 
 All of it goes through a *record*, a float64 array (indices and offsets held exactly): the
 bases wanted, and with a nonzero log (:func:`new_record`) the bases the array holds and the
@@ -81,14 +80,6 @@ def fill(rec: KernelArray, channel: int, value: float) -> None:
     at = HEAD + 2 * int(rec[CHANNELS]) + channel
     rec[at] = -1.0
     rec[at + int(rec[CHANNELS])] = value
-
-
-@numba.njit(cache=True, inline="always")
-def add(rec: KernelArray, channel: int, value: float) -> None:
-    """Add ``value`` to the value filling ``channel`` (zeros unless filled)."""
-    at = HEAD + 2 * int(rec[CHANNELS]) + channel
-    rec[at] = -1.0
-    rec[at + int(rec[CHANNELS])] += value
 
 
 @numba.njit(cache=True, inline="always")
