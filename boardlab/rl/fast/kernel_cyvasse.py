@@ -168,19 +168,24 @@ def observe(
             fill(rec, first + _ITEMS, 0.0)
     log = settle(out, rec, of, area)
     width = oi[O_STACK]
-    entries = seat * CELLS * width
+    sets = O_SET + seat * CELLS * width  # this seat's entries per cell code
+    values = oi[O_TABLES] + seat * CELLS * width
     for h in range(NUM_HEXES):
-        zone = oi[O_ZONE_OF + h]
-        code = 0 if zone >= 0 and (hidden >> zone) & 1 else s[S_BOARD + h]
-        place = oi[O_PLACES + h]
-        if deploying and zone >= 0:
-            channel = oi[O_ZONE_CHANNELS + (seat * 2 + zone) * 2 + ((hidden >> zone) & 1)]
-            log = cell(out, rec, log, channel * area + place, 1.0)
+        code = s[S_BOARD + h]
+        if deploying:
+            zone = oi[O_ZONE_OF + h]
+            if zone >= 0:
+                hides = (hidden >> zone) & 1
+                if hides:
+                    code = 0
+                channel = oi[O_ZONE_CHANNELS + (seat * 2 + zone) * 2 + hides]
+                log = cell(out, rec, log, channel * area + oi[O_PLACES + h], 1.0)
         if code:
-            at = entries + code * width
-            for k in range(width):
-                channel = oi[O_SET + at + k]
+            place = oi[O_PLACES + h]
+            at = code * width
+            for k in range(at, at + width):
+                channel = oi[sets + k]
                 if channel < 0:
                     break
-                log = cell(out, rec, log, channel * area + place, of[oi[O_TABLES] + at + k])
+                log = cell(out, rec, log, channel * area + place, of[values + k])
     finish(rec, log)
