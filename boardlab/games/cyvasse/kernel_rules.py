@@ -100,6 +100,9 @@ T_KING_CAPTURED, T_FORCED_PASSES, T_REPETITION, T_NO_CAPTURE, T_PLY_CAP = range(
 
 
 jit = numba.njit(cache=True)
+inlined = numba.njit(cache=True, inline="always")
+"""For the helpers of ``legal`` called once per unit: a compiled call passing arrays costs Numba
+a reference count on each, both ways (inlined, ``legal`` ran 6% faster)."""
 
 
 @jit
@@ -109,18 +112,18 @@ def _set_cell(p: np.ndarray, s: np.ndarray, h: int, value: int) -> None:
     s[h] = value
 
 
-@jit
+@inlined
 def _enemy_unit(cell: int, enemy: int) -> bool:
     return enemy <= cell < enemy + 10
 
 
-@jit
+@inlined
 def _lowest(x: int | np.int64) -> int:
     """The index of the lowest set bit of a nonzero word."""
     return trailing_zeros(x)  # type: ignore[call-arg]
 
 
-@jit
+@inlined
 def _hex_sets(s: np.ndarray) -> tuple[int, int, int, int]:
     """The empty hexes and the hexes of the units of the side not to move, as two-word sets:
     (empty low, empty high, enemy low, enemy high), hexes 0..62 in a low word and 63..90 in a
@@ -141,7 +144,7 @@ def _hex_sets(s: np.ndarray) -> tuple[int, int, int, int]:
     return int(low), int(high), int(enemy_low), int(enemy_high)
 
 
-@jit
+@inlined
 def _steps(
     p: np.ndarray,
     s: np.ndarray,
@@ -211,7 +214,7 @@ def _steps(
     return n
 
 
-@jit
+@inlined
 def _dragon(p: np.ndarray, s: np.ndarray, h: int, out: np.ndarray, n: int) -> int:
     """``CyvasseState._dragon`` (spec §6.6): straight flights over everything but enemy range
     units (and, as an option, the enemy Dragon), landing on empty hexes or attackable units."""
@@ -237,7 +240,7 @@ def _dragon(p: np.ndarray, s: np.ndarray, h: int, out: np.ndarray, n: int) -> in
     return n
 
 
-@jit
+@inlined
 def _shots(
     p: np.ndarray,
     s: np.ndarray,
