@@ -29,7 +29,7 @@ from boardlab.games.cyvasse.kernel_rules import (
 )
 from boardlab.games.cyvasse.units import ITEM_LETTERS, SIDE_BASE, UNIT_LETTERS
 from boardlab.rl.fast.cyvasse import CyvasseEncoder
-from boardlab.rl.fast.kernel_planes import begin, cell, fill, finish, settle
+from boardlab.rl.fast.kernel_planes import VALID, begin, fill, finish, key_space, settle
 from boardlab.rl.fast.kernel_tables import (
     HEADER,
     O_AREA,
@@ -42,7 +42,7 @@ from boardlab.rl.fast.kernel_tables import (
     sparse_templates,
 )
 
-PLANES_DIGEST = "fd40c646cc9335da"
+PLANES_DIGEST = "e9058b4f14db5b8b"
 """The digest of :mod:`~boardlab.rl.fast.kernel_planes` this encoder was compiled with: a
 change there changes this file, so that Numba's cache of :func:`observe` sees it."""
 
@@ -94,6 +94,11 @@ def observer_tables(kernel: Kernel, encoder: CyvasseEncoder) -> tuple[KernelArra
     ]
     ints += list(game.counts[:_UNITS])  # type: ignore[attr-defined]
     ints += channels
+    # observe() keys its cells: it clears a cell to zero, so every plane a cell lies on must
+    # be zeros in every template (the planes it fills, the pools and the ply, are others).
+    cell_channels = sorted({c for c in channels if c >= 0} | set(ints[O_ZONE_CHANNELS:O_POOLS]))
+    if templates.reshape(-1, *encoder.shape)[:, cell_channels].any():
+        raise ValueError("a Cyvasse cell lies on a plane whose base is not zeros")
     size, area = header[O_SIZE], header[O_AREA]
     lists, planes = sparse_templates(templates, size, area, len(ints), values.size + left.size)
     ints[O_TEMPLATES] = len(ints)
@@ -166,26 +171,49 @@ def observe(
             for item in range(_ITEMS):
                 fill(rec, first + item, of[row + item])
             fill(rec, first + _ITEMS, 0.0)
+    held = rec[VALID] != 0.0  # the row holds the cells keyed in the record
     log = settle(out, rec, of, area)
+    # The cells, keyed (kernel_planes): per hex, the code whose stack cells it shows for this
+    # seat (seat * CELLS + code, -1 for none) and its zone cell's channel (-1 for none); a hex
+    # whose keys are unchanged keeps its cells, the others clear theirs and write the new.
+    keys = key_space(rec, 2 * NUM_HEXES)
     width = oi[O_STACK]
-    sets = O_SET + seat * CELLS * width  # this seat's entries per cell code
-    values = oi[O_TABLES] + seat * CELLS * width
     for h in range(NUM_HEXES):
         code = s[S_BOARD + h]
+        zone_channel = -1
         if deploying:
             zone = oi[O_ZONE_OF + h]
             if zone >= 0:
                 hides = (hidden >> zone) & 1
                 if hides:
                     code = 0
-                channel = oi[O_ZONE_CHANNELS + (seat * 2 + zone) * 2 + hides]
-                log = cell(out, rec, log, channel * area + oi[O_PLACES + h], 1.0)
-        if code:
-            place = oi[O_PLACES + h]
-            at = code * width
-            for k in range(at, at + width):
-                channel = oi[sets + k]
-                if channel < 0:
-                    break
-                log = cell(out, rec, log, channel * area + place, of[values + k])
+                zone_channel = oi[O_ZONE_CHANNELS + (seat * 2 + zone) * 2 + hides]
+        key = seat * CELLS + code if code else -1
+        old_key = old_zone = -1
+        if keys >= 0:
+            if held:
+                old_key, old_zone = int(rec[keys + 2 * h]), int(rec[keys + 2 * h + 1])
+                if old_key == key and old_zone == zone_channel:
+                    continue
+            rec[keys + 2 * h] = key
+            rec[keys + 2 * h + 1] = zone_channel
+        place = oi[O_PLACES + h]
+        if old_zone != zone_channel:
+            if old_zone >= 0:
+                out[old_zone * area + place] = 0.0
+            if zone_channel >= 0:
+                out[zone_channel * area + place] = 1.0
+        if old_key != key:
+            if old_key >= 0:
+                for k in range(old_key * width, old_key * width + width):
+                    channel = oi[O_SET + k]
+                    if channel < 0:
+                        break
+                    out[channel * area + place] = 0.0
+            if key >= 0:
+                for k in range(key * width, key * width + width):
+                    channel = oi[O_SET + k]
+                    if channel < 0:
+                        break
+                    out[channel * area + place] = of[oi[O_TABLES] + k]
     finish(rec, log)

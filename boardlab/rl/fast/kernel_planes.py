@@ -13,6 +13,11 @@ those cells, rewrites only the planes whose base changed and writes the new cell
 next position almost every plane is as it was. A record of no log (:func:`scratch_records`)
 writes every plane.
 
+An encoder whose cells all lie on planes of zero base may *key* them instead of logging them:
+it keeps in the log's space (:func:`key_space`) what it wrote at each place of the board, reads
+``rec[VALID]`` before :func:`settle` (whether the array holds what the record says), and
+rewrites only the places whose key changed, clearing the old cells to zero (Cyvasse's).
+
 Every function here is inlined into the encoder calling it (``inline="always"``): a call
 passing arrays costs Numba a reference count on each, both ways.
 
@@ -146,6 +151,16 @@ def cell_add(out: KernelArray, rec: KernelArray, at: int, i: int, value: float) 
     rec[j + 1] = held
     out[i] = held + value
     return at + 2
+
+
+@numba.njit(cache=True, inline="always")
+def key_space(rec: KernelArray, n: int) -> int:
+    """Where an encoder that keys its cells instead of logging them keeps ``n`` numbers of its
+    own in ``rec``: the log's space (it then logs no cell, and ends with :func:`finish` at the
+    cursor :func:`settle` gave), or -1 for a record of no log, which never says what its array
+    holds (every cell is then written anew)."""
+    at = HEAD + 4 * int(rec[CHANNELS])
+    return at if rec[LIMIT] != 0.0 and rec.shape[0] - at >= n else -1
 
 
 @numba.njit(cache=True, inline="always")
