@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from boardlab.core.engine import kernel_for
 from boardlab.core.options import SEED
 from boardlab.core.outcome import Termination
 from boardlab.core.registry import make
@@ -366,3 +367,27 @@ def test_every_encoder_calling_the_plane_writer_carries_its_digest(game: str) ->
     module = vector.observer_module(game)
     calls = "boardlab.rl.fast.kernel_planes import" in Path(str(module.__file__)).read_text()
     assert getattr(module, "PLANES_DIGEST", None) == (digest if calls else None)
+
+
+def test_cyvasse_cells_are_written_anew_through_a_record_too_small_for_their_keys() -> None:
+    # The encoder keys its cells in the record's log space; a record with no room for the keys
+    # must not claim to know its array, or a second position would keep the first one's cells.
+    game = make("cyvasse")
+    kernel = kernel_for(game)
+    assert kernel is not None
+    encoder = observation_encoder(game)
+    module = vector.observer_module("cyvasse")
+    ints, floats = module.observer_tables(kernel, encoder)
+    record = kernel_planes.new_record(encoder.shape[0], 1)  # room for one cell, not 182 keys
+    state = game.new_initial_state()
+    rng = np.random.default_rng(3)
+    planes = np.zeros(encoder.shape, dtype=np.float32)
+    played = 0
+    while played < 120 and not state.is_terminal():
+        seat = state.current_player
+        module.observe(
+            kernel.params, ints, floats, kernel.encode(state), seat, planes.reshape(-1), record
+        )
+        assert np.array_equal(planes, encoder.reference(state, seat)), played
+        state.apply_action(int(rng.choice(state.legal_actions())))
+        played += 1

@@ -41,7 +41,7 @@ from boardlab.rl.fast.kernel_tables import (
     sparse_templates,
 )
 
-PLANES_DIGEST = "e9058b4f14db5b8b"
+PLANES_DIGEST = "3e75029bbaf8a3c8"
 """The digest of :mod:`~boardlab.rl.fast.kernel_planes` this encoder was compiled with: a
 change there changes this file, so that Numba's cache of :func:`observe` sees it."""
 

@@ -156,11 +156,15 @@ def cell_add(out: KernelArray, rec: KernelArray, at: int, i: int, value: float) 
 @numba.njit(cache=True, inline="always")
 def key_space(rec: KernelArray, n: int) -> int:
     """Where an encoder that keys its cells instead of logging them keeps ``n`` numbers of its
-    own in ``rec``: the log's space (it then logs no cell, and ends with :func:`finish` at the
-    cursor :func:`settle` gave), or -1 for a record of no log, which never says what its array
-    holds (every cell is then written anew)."""
+    own in ``rec`` (asked after :func:`settle`): the log's space (it then logs no cell, and
+    ends with :func:`finish` at the cursor :func:`settle` gave); or -1 where the log has no
+    room for them (a record of no log among others), and the record then no longer says what
+    its array holds: every cell is written anew, and the next encoding writes every plane."""
     at = HEAD + 4 * int(rec[CHANNELS])
-    return at if rec[LIMIT] != 0.0 and rec.shape[0] - at >= n else -1
+    if rec[LIMIT] != 0.0 and rec.shape[0] - at >= n:
+        return at
+    rec[VALID] = 0.0
+    return -1
 
 
 @numba.njit(cache=True, inline="always")
