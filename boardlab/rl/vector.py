@@ -47,9 +47,9 @@ tie instead, which the kernel holds in its parameters: one toss for the whole ba
 ``seed`` option's (0 unless given)."""
 
 LOGGED_CELLS = 256
-"""The most cells a game's record logs (:mod:`boardlab.rl.fast.kernel_planes`): Cyvasse's
-observation writes up to 133, Colosseum Offcuts' up to 191 at five seats (random games); past
-it a step writes every plane.
+"""The most cells a game's record logs (:mod:`boardlab.rl.fast.kernel_planes`): Colosseum
+Offcuts' observation writes up to 191 at five seats (random games); past it a step writes every
+plane. Cyvasse's keys its cells instead, in 182 of the log's 512 numbers.
 
 Encoders that write through records (those carrying ``PLANES_DIGEST``: Cyvasse's and Colosseum
 Offcuts') rewrite only what changed in each game's observation row; the others write every

@@ -7,7 +7,7 @@ placeholders only make it importable and type-checkable.
 
 Every game ``i`` of a batch owns row ``i`` of each array and its own xorshift64* generator
 ``rng[i]``, so the games are stepped in parallel (``numba.prange``) with no shared writes. Its
-observation row is written through ``records[i]``, a record that logs what the row holds
+observation row is written through ``records[i]``, a record that says what the row holds
 (:mod:`boardlab.rl.fast.kernel_planes`), so that each step rewrites only what changed; its final
 observation, written only when a game ends, through ``finals[i]``, a record of no log.
 
