@@ -9,9 +9,8 @@ importable and type-checkable.
 
 from __future__ import annotations
 
-import numba
-
 from boardlab.core.engine import KernelArray
+from boardlab.core.jit import numba
 
 # -- kernel --
 

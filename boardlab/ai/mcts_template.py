@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import math
 
-import numba
 import numpy as np
 
 from boardlab.core.engine import KernelArray
+from boardlab.core.jit import numba
 from boardlab.core.kernel_random import below, next_state
 
 # -- kernel --

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import time
 
-import numba
 import numpy as np
 
 from boardlab.core.engine import KernelArray
+from boardlab.core.jit import numba
 
 # -- kernel --
 

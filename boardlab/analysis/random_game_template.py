@@ -11,10 +11,10 @@ exactly as CPython's ``random`` draws (``genrand_uint32``, ``getrandbits``,
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from boardlab.core.engine import KernelArray
+from boardlab.core.jit import numba
 from boardlab.core.kernel_mersenne import below, seed
 
 # -- kernel --

@@ -42,10 +42,7 @@ recorded or checked with the reference.
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import os
-import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -120,8 +117,7 @@ def kernel_for(game: Game) -> Kernel | None:
     try:
         if module_name is None:
             raise ImportError(f"{game.id} has no compiled kernel")
-        _ensure_numba_cache(module_name)
-        importlib.import_module("numba")
+        importlib.import_module("boardlab.core.jit")  # Numba, its cache directory set first
         module = importlib.import_module(module_name)
     except ImportError as error:
         if wanted == "fast":
@@ -134,29 +130,6 @@ def kernel_for(game: Game) -> Kernel | None:
 def user_cache() -> str:
     """The per-user cache directory: ``$XDG_CACHE_HOME``, else ``~/.cache`` (as Numba's)."""
     return os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-
-
-def _ensure_numba_cache(module_name: str) -> None:
-    """Give Numba a temporary cache directory when it would find no writable one.
-
-    Numba caches a compiled function next to its source, else in the user's cache directory
-    (so a read-only install still caches); with neither writable it refuses to compile a
-    function marked ``cache=True``. Then the kernels are cached for this process only.
-    """
-    if "NUMBA_CACHE_DIR" in os.environ or "numba" in sys.modules:
-        return
-    spec = importlib.util.find_spec(module_name)
-    if spec is None or spec.origin is None:
-        return
-    if not (_writable(os.path.dirname(spec.origin)) or _writable(user_cache())):
-        os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="boardlab-numba-")
-
-
-def _writable(path: str) -> bool:
-    """Whether ``path``, or the nearest folder above it that exists, is writable."""
-    while not os.path.exists(path) and os.path.dirname(path) != path:
-        path = os.path.dirname(path)
-    return os.access(path, os.W_OK)
 
 
 def engine_name(game: Game) -> str:

@@ -10,10 +10,10 @@ placeholders below only make the source importable and type-checkable.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from boardlab.core.engine import KernelArray
+from boardlab.core.jit import numba
 from boardlab.core.kernel_random import below, next_state, seeded
 
 # -- kernel --

@@ -2,16 +2,14 @@
 
 One driver source (:mod:`boardlab.core.kernel_driver_template`) serves every game: for each
 kernel module a copy that imports that game's ``legal``, ``apply`` and ``returns`` is written
-to ``<user cache>/boardlab/drivers`` and imported from there, so Numba compiles it once per game
-and caches it on disk like the kernel itself (Numba cannot cache a function that receives
-compiled functions as arguments). The copy's text carries a digest of the template and of the
-game's ``kernel*.py`` files, so a changed kernel rewrites it and Numba compiles it afresh.
-Needs NumPy and Numba (the ``fast`` extra).
+to the compiled cache's directory (:func:`boardlab.core.jit.compiled_dir`, one per digest of the
+compiled sources) and imported from there, so Numba compiles it once per game and caches it on
+disk like the kernel itself (Numba cannot cache a function that receives
+compiled functions as arguments). Needs NumPy and Numba (the ``fast`` extra).
 """
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import os
 import re
@@ -23,19 +21,12 @@ from types import ModuleType
 
 import numpy as np
 
-from boardlab.core.engine import Kernel, KernelArray, user_cache
+from boardlab.core.engine import Kernel, KernelArray
+from boardlab.core.jit import compiled_dir, python_function
 
 _TEMPLATE = Path(__file__).with_name("kernel_driver_template.py")
-_GENERATORS = tuple(
-    Path(__file__).with_name(f"kernel_{name}.py") for name in ("random", "mersenne")
-)
 _KERNEL_BLOCK = re.compile(r"# -- kernel --\n.*# -- end kernel --\n", re.DOTALL)
 _FUNCTIONS = ("legal", "apply", "returns")
-
-
-def cache_root() -> Path:
-    """Boardlab's per-user cache directory (``$XDG_CACHE_HOME/boardlab`` or ``~/.cache``)."""
-    return Path(user_cache()) / "boardlab"
 
 
 def random_playouts(kernel: Kernel, s: KernelArray, n: int, seed: int) -> tuple[int, int]:
@@ -73,10 +64,11 @@ def specialised(template: Path, functions: dict[str, object]) -> ModuleType:
 
     ``template`` holds a block between ``# -- kernel --`` and ``# -- end kernel --`` with a
     placeholder per role; the copy imports each role's function instead. Written (when
-    changed) to the user's cache and imported from there, once per process.
+    changed) to the compiled cache's directory, one per digest of the compiled sources (which
+    cover the template and the functions' modules), and imported from there, once per process.
     """
     sources = tuple(
-        (role, function.py_func.__module__, function.py_func.__name__)  # type: ignore[attr-defined]
+        (role, python_function(function).__module__, python_function(function).__name__)
         for role, function in functions.items()
     )
     return _specialised(str(template), sources)
@@ -87,15 +79,7 @@ def _specialised(template_path: str, sources: tuple[tuple[str, str, str], ...]) 
     """Write (when changed) and import ``template_path`` bound to ``sources``: the role,
     module and function name of each compiled function."""
     template = Path(template_path).read_text(encoding="utf-8")
-    digest = hashlib.sha256(template.encode())
-    # The copy calls the generators' compiled functions too: Numba would not see them change.
-    for path in _GENERATORS:
-        digest.update(path.read_bytes())
-    folders = {Path(str(sys.modules[module].__file__)).parent for _, module, _ in sources}
-    for folder in sorted(folders):
-        for path in sorted(folder.glob("kernel*.py")):
-            digest.update(path.read_bytes())
-    block = f"# -- kernel: sources {digest.hexdigest()[:16]} --\n" + "".join(
+    block = "# -- kernel --\n" + "".join(
         f"from {module} import {name} as {role}\n" for role, module, name in sources
     )
     text = _KERNEL_BLOCK.sub(lambda _: block, template, count=1)
@@ -111,21 +95,15 @@ def _specialised(template_path: str, sources: tuple[tuple[str, str, str], ...]) 
 
 
 def _write_if_changed(stem: str, text: str) -> Path:
-    """The driver file in the user's cache, else in a temporary directory (no reuse then)."""
-    for folder in (cache_root() / "drivers", None):
-        try:
-            if folder is None:
-                folder = Path(tempfile.mkdtemp(prefix="boardlab-drivers-"))
-            folder.mkdir(parents=True, exist_ok=True)
-            path = folder / f"{stem}.py"
-            if path.exists() and path.read_text(encoding="utf-8") == text:
-                return path
-            # Written aside and renamed: processes starting together never read half a file.
-            handle, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(text)
-            os.replace(temporary, path)
-            return path
-        except OSError:
-            continue
-    raise OSError("no writable directory for the compiled drivers")
+    """The copy's file in the compiled cache's directory, written unless it holds ``text``."""
+    folder = compiled_dir() / "specialised"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{stem}.py"
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        return path
+    # Written aside and renamed: processes starting together never read half a file.
+    handle, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
+    with os.fdopen(handle, "w", encoding="utf-8") as out:
+        out.write(text)
+    os.replace(temporary, path)
+    return path

@@ -3,17 +3,12 @@
 A generator ``mt`` is an ``int64`` array of 625: the 624 words and the index of the next one,
 as ``random.Random.getstate()`` gives them, so a compiled caller draws exactly what the
 reference's ``random`` draws (the random bots' games, Anacund's seeded layouts).
-
-Numba caches a caller of these functions by its own file only: the per-game copies of the
-templates are keyed by this file's content too (:mod:`boardlab.core.kernel_drivers`), but after
-editing it delete the ``__pycache__`` caches of other callers (docs/engine.md, "Caching").
 """
 
 from __future__ import annotations
 
-import numba
-
 from boardlab.core.engine import KernelArray
+from boardlab.core.jit import numba
 
 N = 624
 """Words of a generator (its array holds one more: the index of the next word)."""

@@ -6,9 +6,15 @@ The compiled drivers (:mod:`boardlab.core.kernel_driver_template`) and the batch
 
 from __future__ import annotations
 
-import numba
+from typing import Any
 
-_MIX = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed int64 (the golden ratio)
+import numpy as np
+
+from boardlab.core.jit import numba
+
+_MIX: Any = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 (the golden ratio)
+"""A NumPy int64, so that the generators wrap as int64 in plain Python too
+(``NUMBA_DISABLE_JIT=1``), where Python ints would grow."""
 _STAR = 2685821657736338717  # the xorshift64* multiplier 0x2545F4914F6CDD1D
 _LOW52 = (1 << 52) - 1
 _LOW37 = (1 << 37) - 1

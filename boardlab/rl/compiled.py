@@ -56,8 +56,10 @@ def direct(function: Any, *examples: object) -> Any:
     bound its first argument; measured in a loop of random games, docs/rl.md). The caller
     passes arguments of those types: the compiled code refuses an array of another type
     (``TypeError``) but converts a number as Numba does (2.7 to 2)."""
-    import numba  # the kernels need it
+    from boardlab.core.jit import numba  # the kernels need it
 
+    if not hasattr(function, "compile"):
+        return function  # a Python function (NUMBA_DISABLE_JIT=1): nothing to compile
     typeof: Any = numba.typeof  # Numba ships no type information for it
     signature = tuple(typeof(example) for example in examples)
     function.compile(signature)
@@ -92,7 +94,8 @@ class KernelGame:
     """
 
     def __init__(self, game: Game, kernel: Kernel, encoder: ObservationEncoder) -> None:
-        from boardlab.rl.fast.kernel_planes import new_record  # needs numba
+        from boardlab.core.jit import python_function  # needs numba
+        from boardlab.rl.fast.kernel_planes import new_record
         from boardlab.rl.vector import observer_module
 
         self.game = game
@@ -106,7 +109,7 @@ class KernelGame:
             kernel.params, ints, floats, kernel.state_size, kernel.max_legal, record
         )
         """Every array of the compiled step (see :mod:`boardlab.rl.step_template`)."""
-        view = drivers.part_of.py_func
+        view = python_function(drivers.part_of)
         self._params_part: KernelArray = view(self.work, drivers.PARAMS)
         self.state: KernelArray = view(self.work, drivers.STATE)
         self.ids: KernelArray = view(self.work, drivers.IDS)

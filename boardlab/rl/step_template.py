@@ -16,10 +16,10 @@ legal, :data:`ILLEGAL` (nothing is played).
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from boardlab.core.engine import KernelArray
+from boardlab.core.jit import numba, python_function
 from boardlab.rl.fast.kernel_planes import VALID
 
 # -- kernel --
@@ -115,16 +115,17 @@ def pack(
         work[2 * part], work[2 * part + 1] = start, start + size
         start += size
     work[FLOAT_COUNT] = floats.shape[0]
-    part_of.py_func(work, PARAMS)[:] = params
-    part_of.py_func(work, INTS)[:] = ints
-    part_of.py_func(work, FLOATS)[:] = bits.view(np.int64)
-    part_of.py_func(work, RECORDS)[:] = np.concatenate([record] * 3).view(np.int64)
+    view = python_function(part_of)
+    view(work, PARAMS)[:] = params
+    view(work, INTS)[:] = ints
+    view(work, FLOATS)[:] = bits.view(np.int64)
+    view(work, RECORDS)[:] = np.concatenate([record] * 3).view(np.int64)
     return work
 
 
 @numba.njit(cache=True)
 def part_of(work: KernelArray, part: int) -> KernelArray:
-    """A view of part ``part`` of ``work`` (from Python: ``part_of.py_func``)."""
+    """A view of part ``part`` of ``work`` (from Python: ``python_function(part_of)``)."""
     return work[work[2 * part] : work[2 * part + 1]]
 
 

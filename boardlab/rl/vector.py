@@ -51,9 +51,9 @@ LOGGED_CELLS = 256
 Offcuts' observation writes up to 191 at five seats (random games); past it a step writes every
 plane. Cyvasse's keys its cells instead, in 182 of the log's 512 numbers.
 
-Encoders that write through records (those carrying ``PLANES_DIGEST``: Cyvasse's and Colosseum
-Offcuts') rewrite only what changed in each game's observation row; the others write every
-plane at every step, which costs them less than a log would (their planes are small)."""
+Encoders that write through records (``USES_RECORD``: Cyvasse's and Colosseum Offcuts')
+rewrite only what changed in each game's observation row; the others write every plane at
+every step, which costs them less than a log would (their planes are small)."""
 
 PARALLEL_FROM = 64
 """Batches of at least this many games are stepped on all cores; smaller ones on one (the
@@ -131,7 +131,7 @@ class BatchedGame:
         self.learner = -1
         self.num_actions = self.game.num_actions
         self.observation_shape = self.encoder.shape
-        self._logs = hasattr(observer, "PLANES_DIGEST")
+        self._logs: bool = observer.USES_RECORD
         self._finals = scratch_records(self.encoder.shape[0], batch)
         """Each game's record of no log for its final observation."""
 

@@ -18,10 +18,10 @@ a dozen arrays costs Numba a reference count on each, both ways (Cyvasse's batch
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from boardlab.core.engine import KernelArray
+from boardlab.core.jit import numba
 from boardlab.core.kernel_random import below, next_state
 
 # -- kernel --

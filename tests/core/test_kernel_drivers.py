@@ -37,7 +37,10 @@ def test_rollouts_stop_after_the_steps_asked_or_at_the_end() -> None:
 
 
 def test_drivers_are_compiled_once_and_loaded_from_the_user_cache(tmp_path: Path) -> None:
-    """A fresh cache compiles the game's drivers; the next process loads them from disk."""
+    """A fresh cache compiles the game's drivers; the next process loads them from disk.
+
+    The kernels stay in this process's Numba cache (``NUMBA_CACHE_DIR``, inherited, so they
+    load); the drivers' copy goes to the digest directory under the fresh user cache."""
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
     runs = [
         subprocess.run(
@@ -50,6 +53,9 @@ def test_drivers_are_compiled_once_and_loaded_from_the_user_cache(tmp_path: Path
         ).stdout.split()
         for _ in range(2)
     ]
-    source = tmp_path / "boardlab" / "drivers" / "drivers_boardlab_games_murus_gallicus_kernel.py"
+    source = Path(runs[0][2])  # <user cache>/boardlab/compiled/<digest>/specialised/...
+    assert source.name == "drivers_boardlab_games_murus_gallicus_kernel.py"
+    assert source.parent.name == "specialised"
+    assert source.parents[2] == tmp_path / "boardlab" / "compiled"
     assert runs[0] == ["6960", "0", str(source)]
     assert runs[1] == ["6960", "1", str(source)]

@@ -3,8 +3,7 @@ compiled searches and the greedy bot (same value: the running score difference).
 
 from __future__ import annotations
 
-from numba import njit
-
+from boardlab.core.jit import njit
 from boardlab.games.anacund.kernel_rules import P_BONUS_POINTS, SQUARES, scores
 
 

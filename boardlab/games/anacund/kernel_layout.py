@@ -14,10 +14,10 @@ could draw otherwise).
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from boardlab.core.engine import KernelArray
+from boardlab.core.jit import numba
 from boardlab.core.kernel_mersenne import N, below, random
 from boardlab.core.kernel_mersenne import seed as random_seed
 from boardlab.games.anacund.board import random_values

@@ -16,7 +16,7 @@ targets at most every square).
 
 from __future__ import annotations
 
-from numba import njit
+from boardlab.core.jit import njit
 
 SQUARES = 36
 MAX_LEGAL = 3 * SQUARES

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
-
+from boardlab.core.jit import njit
 from boardlab.games.carnyx.board import SIZE, SQUARES
 from boardlab.games.carnyx.evaluation import (
     ADVANCE_WEIGHT,

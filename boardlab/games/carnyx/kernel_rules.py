@@ -32,8 +32,8 @@ far rank has 2 sideways moves and an exit with up to 5 re-entry squares (20 x 3 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from boardlab.core.jit import njit
 from boardlab.games.carnyx.board import (
     CENTRE,
     DEPLOY_BASE,

@@ -4,6 +4,7 @@ evaluation.evaluate` on a kernel state, for the compiled searches and the greedy
 from __future__ import annotations
 
 from boardlab.core.engine import KernelArray as Array
+from boardlab.games.colosseum_offcuts.evaluation import PENDING
 from boardlab.games.colosseum_offcuts.kernel_layout import (
     P_PLAYERS,
     PW,
@@ -16,10 +17,6 @@ from boardlab.games.colosseum_offcuts.kernel_layout import (
     S_SIDE,
     compiled,
 )
-
-PENDING = 0.7
-"""``evaluation.PENDING``, repeated here: Numba freezes a global when it compiles, and its cache
-sees only this file's changes."""
 
 
 @compiled

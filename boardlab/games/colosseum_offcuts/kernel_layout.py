@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar, cast
 
-import numba
+from boardlab.core.jit import numba
 
 _F = TypeVar("_F", bound=Callable[..., object])
 

@@ -10,6 +10,8 @@ move leaves it unchanged.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from boardlab.core.engine import KernelArray as Array
@@ -53,7 +55,9 @@ from boardlab.games.colosseum_offcuts.kernel_moves import STEPS, legal
 
 _MIX1 = -4658895280553007687  # 0xBF58476D1CE4E5B9 (splitmix64) as a signed 64-bit integer
 _MIX2 = -7723592293110705685  # 0x94D049BB133111EB
-_GOLDEN = -7046029254386353131  # 0x9E3779B97F4A7C15
+_GOLDEN: Any = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15
+"""A NumPy int64, so that :func:`hash3` wraps as int64 in plain Python too
+(``NUMBA_DISABLE_JIT=1``), where Python ints would grow."""
 _SIDE_SALT = 1 << 40
 _SETUP_SALT = 2 << 40
 _FIRST_SALT = 3 << 40

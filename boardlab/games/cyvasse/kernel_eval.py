@@ -3,8 +3,7 @@ compiled searches and the greedy bot (same value: the material balance)."""
 
 from __future__ import annotations
 
-from numba import njit
-
+from boardlab.core.jit import njit
 from boardlab.games.cyvasse.kernel_rules import MOUNTAIN, S_BOARD, S_DEPLOYING, N
 from boardlab.games.cyvasse.units import VALUE
 

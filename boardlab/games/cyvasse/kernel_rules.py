@@ -6,15 +6,15 @@ its docstring); :mod:`kernel` documents the state as a whole and fills the array
 use the reference's codes (``units.py``): 0 empty, 1 Mountain, ``2 + 10*side + kind`` a unit.
 Every slot of both arrays is one ``int64``.
 
-The layouts live in this file on purpose: Numba freezes module constants into the compiled
-code, and its disk cache is invalidated only when the compiled function's own file changes.
+The layouts live in this file, beside the functions that read them (Numba freezes module
+constants into the compiled code).
 """
 
 from __future__ import annotations
 
-import numba
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
+
+from boardlab.core.jit import numba, trailing_zeros
 
 # Reference constants (units.py, state.py) repeated as plain ints so Numba folds them.
 N = 91
@@ -120,7 +120,7 @@ def _enemy_unit(cell: int, enemy: int) -> bool:
 @inlined
 def _lowest(x: int | np.int64) -> int:
     """The index of the lowest set bit of a nonzero word."""
-    return trailing_zeros(x)  # type: ignore[call-arg]
+    return trailing_zeros(x)  # type: ignore[no-any-return]
 
 
 @inlined

@@ -33,12 +33,11 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import cast
 
-import numba
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from boardlab.core.engine import Kernel, KernelArray
 from boardlab.core.game import Game
+from boardlab.core.jit import numba, trailing_zeros
 from boardlab.core.outcome import Outcome, Termination
 from boardlab.core.state import State
 from boardlab.games.murus_gallicus.board import STRIDE

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import math
 
-import numba
-
 from boardlab.core.engine import KernelArray
+from boardlab.core.jit import numba
 from boardlab.games.murus_gallicus.kernel import P_MASK, _bit_index
 
 

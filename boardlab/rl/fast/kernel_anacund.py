@@ -9,10 +9,10 @@ the captured pieces, the groups left and the running scores are written from the
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from boardlab.core.engine import Kernel, KernelArray
+from boardlab.core.jit import numba
 from boardlab.games.anacund.kernel_rules import (
     BOARD,
     BONUS,
@@ -26,6 +26,7 @@ from boardlab.games.anacund.kernel_rules import (
     VALUES,
 )
 from boardlab.rl.fast.anacund import AnacundEncoder
+from boardlab.rl.fast.kernel_planes import copy_into
 from boardlab.rl.fast.kernel_tables import (
     HEADER,
     O_AREA,
@@ -37,6 +38,10 @@ from boardlab.rl.fast.kernel_tables import (
     nonzero_entries,
     sparse_templates,
 )
+
+USES_RECORD = False
+""":func:`observe` writes every plane and leaves its record unread (a record of no log
+serves)."""
 
 _PHASES = ("play", "over")
 _CODES = 5
@@ -90,15 +95,6 @@ def observer_tables(kernel: Kernel, encoder: AnacundEncoder) -> tuple[KernelArra
 
 
 @numba.njit(cache=True)
-def _copy(out: KernelArray, source: KernelArray) -> None:
-    """``out[: len(source)] = source`` as a loop, which LLVM vectorises: Numba's slice
-    assignment of an array copies element by element, four times slower. (Each encoder has
-    its own: Numba's cache would not see a shared helper change.)"""
-    for k in range(source.shape[0]):
-        out[k] = source[k]
-
-
-@numba.njit(cache=True)
 def _start(out: KernelArray, oi: KernelArray, of: KernelArray, template: int, area: int) -> None:
     """Write template ``template`` (:func:`~boardlab.rl.fast.kernel_tables.sparse_templates`):
     zeros, then its few nonzero planes."""
@@ -107,7 +103,7 @@ def _start(out: KernelArray, oi: KernelArray, of: KernelArray, template: int, ar
     for k in range(oi[at]):
         channel = oi[at + 1 + 2 * k]
         plane = oi[at + 2 + 2 * k]
-        _copy(out[channel * area :], of[plane : plane + area])
+        copy_into(out[channel * area :], of[plane : plane + area])
 
 
 @numba.njit(cache=True)

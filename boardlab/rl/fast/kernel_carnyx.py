@@ -9,13 +9,14 @@ seen from the observing seat.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from boardlab.core.engine import Kernel, KernelArray
+from boardlab.core.jit import numba
 from boardlab.games.carnyx.board import NAMES, SQUARES
 from boardlab.games.carnyx.kernel_rules import HEIGHT, MASK, PLY, POOLS, SIDE, STATUS
 from boardlab.rl.fast.carnyx import CarnyxEncoder
+from boardlab.rl.fast.kernel_planes import copy_into
 from boardlab.rl.fast.kernel_tables import (
     HEADER,
     O_AREA,
@@ -25,6 +26,10 @@ from boardlab.rl.fast.kernel_tables import (
     O_SIZE,
     common_tables,
 )
+
+USES_RECORD = False
+""":func:`observe` writes every plane and leaves its record unread (a record of no log
+serves)."""
 
 _PHASES = ("setup", "play", "over")
 _ROLES = ("unplaced", "supply", "reserve")
@@ -51,15 +56,6 @@ def observer_tables(kernel: Kernel, encoder: CarnyxEncoder) -> tuple[KernelArray
 
 
 @numba.njit(cache=True)
-def _copy(out: KernelArray, source: KernelArray) -> None:
-    """``out[: len(source)] = source`` as a loop, which LLVM vectorises: Numba's slice
-    assignment of an array copies element by element, four times slower. (Each encoder has
-    its own: Numba's cache would not see a shared helper change.)"""
-    for k in range(source.shape[0]):
-        out[k] = source[k]
-
-
-@numba.njit(cache=True)
 def observe(
     p: KernelArray,
     oi: KernelArray,
@@ -79,12 +75,11 @@ def observe(
     setup = s[POOLS] != 0 or s[POOLS + 3] != 0
     phase = 2 if over else 0 if setup else 1
     mover = 1 if not over and s[SIDE] == seat else 0
-    # The template (every decision starts a turn), then the ply fraction. (Not shared with
-    # the other games' encoders: Numba's cache would not see a shared helper change.)
+    # The template (every decision starts a turn), then the ply fraction.
     size = oi[O_SIZE]
     area = oi[O_AREA]
     start = (((seat * oi[O_PHASES] + phase) * 2 + mover) * 2 + 1) * size
-    _copy(out, of[start : start + size])
+    copy_into(out, of[start : start + size])
     cap = oi[O_CAP]
     if cap:
         at = oi[O_PLY] * area

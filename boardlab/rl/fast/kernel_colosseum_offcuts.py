@@ -9,10 +9,10 @@ as the reference's frame), so the planes are written counter by counter.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from boardlab.core.engine import Kernel, KernelArray
+from boardlab.core.jit import numba
 from boardlab.games.colosseum_offcuts.board import ATTACK, FORT
 from boardlab.games.colosseum_offcuts.kernel_layout import (
     P_P2A,
@@ -41,9 +41,9 @@ from boardlab.rl.fast.kernel_tables import (
     sparse_templates,
 )
 
-PLANES_DIGEST = "3e75029bbaf8a3c8"
-"""The digest of :mod:`~boardlab.rl.fast.kernel_planes` this encoder was compiled with: a
-change there changes this file, so that Numba's cache of :func:`observe` sees it."""
+USES_RECORD = True
+""":func:`observe` writes through its record (:mod:`~boardlab.rl.fast.kernel_planes`): given
+one with a log, it rewrites only what changed in the array it wrote before."""
 
 _PHASES = ("setup", "play", "over")
 _POOLED = ("board-piece/light", "fortification/light", "fortification")

@@ -11,10 +11,10 @@ planes.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from boardlab.core.engine import Kernel, KernelArray
+from boardlab.core.jit import numba
 from boardlab.games.cyvasse.board import HEX_NAMES, NUM_HEXES, ZONE_OF
 from boardlab.games.cyvasse.kernel_rules import (
     CELLS,
@@ -42,9 +42,9 @@ from boardlab.rl.fast.kernel_tables import (
     sparse_templates,
 )
 
-PLANES_DIGEST = "3e75029bbaf8a3c8"
-"""The digest of :mod:`~boardlab.rl.fast.kernel_planes` this encoder was compiled with: a
-change there changes this file, so that Numba's cache of :func:`observe` sees it."""
+USES_RECORD = True
+""":func:`observe` writes through its record (:mod:`~boardlab.rl.fast.kernel_planes`): given
+one with a log, it rewrites only what changed in the array it wrote before."""
 
 _PHASES = ("deployment", "play", "over")
 _UNITS = len(UNIT_LETTERS)

@@ -12,13 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import cast
 
-import numba
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from boardlab.core.engine import Kernel, KernelArray
+from boardlab.core.jit import numba, trailing_zeros
 from boardlab.games.murus_gallicus.kernel import S_OVER, S_PLY, S_SIDE
+from boardlab.rl.fast.kernel_planes import copy_into
 from boardlab.rl.fast.murus_gallicus import MurusGallicusEncoder
+
+USES_RECORD = False
+""":func:`observe` writes every plane and leaves its record unread (a record of no log
+serves)."""
 
 # LLVM's count of trailing zeros: the index of a single set bit (as in the game's kernel).
 _bit_index = cast(Callable[[int], int], trailing_zeros)
@@ -53,15 +57,6 @@ def observer_tables(kernel: Kernel, encoder: MurusGallicusEncoder) -> tuple[Kern
 
 
 @numba.njit(cache=True)
-def _copy(out: KernelArray, source: KernelArray) -> None:
-    """``out[: len(source)] = source`` as a loop, which LLVM vectorises: Numba's slice
-    assignment of an array copies element by element, four times slower. (Each encoder has
-    its own: Numba's cache would not see a shared helper change.)"""
-    for k in range(source.shape[0]):
-        out[k] = source[k]
-
-
-@numba.njit(cache=True)
 def observe(
     p: KernelArray,
     oi: KernelArray,
@@ -84,7 +79,7 @@ def observe(
     over = 1 if s[S_OVER] != 0 else 0
     mover = 1 if over == 0 and s[S_SIDE] == seat else 0
     start = ((seat * 2 + over) * 2 + mover) * size
-    _copy(out, of[start : start + size])
+    copy_into(out, of[start : start + size])
     area = rows * columns
     cap = oi[O_CAP]
     if cap:

@@ -18,20 +18,17 @@ it keeps in the log's space (:func:`key_space`) what it wrote at each place of t
 ``rec[VALID]`` before :func:`settle` (whether the array holds what the record says), and
 rewrites only the places whose key changed, clearing the old cells to zero (Cyvasse's).
 
-Every function here is inlined into the encoder calling it (``inline="always"``): a call
-passing arrays costs Numba a reference count on each, both ways.
-
-Numba's cache does not see a change in a function imported from another file: each encoder
-carries the digest of this file (``PLANES_DIGEST``, checked by ``tests/rl/test_vector.py``), so
-that changing this file changes theirs.
+Every function of the records is inlined into the encoder calling it (``inline="always"``): a
+call passing arrays costs Numba a reference count on each, both ways. The encoders that write
+every plane (no record read) start from a template with :func:`copy_into`.
 """
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from boardlab.core.engine import KernelArray
+from boardlab.core.jit import numba
 
 VALID, CELLS, LIMIT, CHANNELS = range(4)
 """Header slots of a record: whether the array holds what the record says, the entries of the
@@ -63,6 +60,14 @@ def scratch_records(channels: int, n: int) -> KernelArray:
     records = np.zeros((n, HEAD + 4 * channels + 2), dtype=np.float64)  # a log spoilt at once
     records[:, CHANNELS] = channels
     return records
+
+
+@numba.njit(cache=True)
+def copy_into(out: KernelArray, source: KernelArray) -> None:
+    """``out[: len(source)] = source`` as a loop, which LLVM vectorises: Numba's slice
+    assignment of an array copies element by element, four times slower."""
+    for k in range(source.shape[0]):
+        out[k] = source[k]
 
 
 @numba.njit(cache=True, inline="always")
