@@ -6,22 +6,24 @@ towers of one direction at once by shifting the free-cell board (the Pgx and che
 way); the reference's 9-bit rows survive only in the action ids, which are the reference's:
 ``(kind * 8 + direction) * cells + origin`` with ``origin = row * 9 + column``.
 
-State ``s`` (``STATE_SIZE`` int64 = 1 KB):
+State ``s`` (``HISTORY`` + :func:`history_capacity` int64: 3.3 KB with the default options):
 
 * ``s[0:4]``: Roman towers, Roman walls, Gaul towers, Gaul walls (bitboards);
 * ``s[4]`` side to move, ``s[5]`` ply, ``s[6]`` 1 when over, ``s[7]`` winner (-1 draw),
   ``s[8]`` termination (the ``_TERMINATIONS`` index), ``s[9]`` Zobrist key, ``s[10]`` the
-  number of keys in the history;
+  number of keys in the history, ``s[11]`` its node in :mod:`boardlab.core.kernel_history`;
 * ``s[HISTORY:]``: the keys of the positions that began a turn since the last sacrifice, the
   current one included, for the repetition rule.
 
 Why the history is exact: a tower move keeps every stone and a sacrifice removes two, so a
-position from before a sacrifice can never occur again and the history restarts there. The
-bound: ``HISTORY_CAPACITY`` turn starts without a sacrifice. A game that goes further with the
-repetition rule on raises :class:`HistoryOverflow` (never a silent difference); it cannot
-happen while ``max_plies`` ≤ ``HISTORY_CAPACITY``. Keys are 64-bit Zobrist keys, so two
-different positions are taken for a repetition only on a key collision (one chance in 2^64 per
-pair of positions), as in chess engines.
+position from before a sacrifice can never occur again and the history restarts there. Its
+bound: a game from a position at ply ``p0`` has its turn starts at plies ``p0`` to
+``max_plies`` (the position at the cap is counted before the cap ends the game), so at most
+``max_plies + 1`` of them, which the state holds (up to ``INLINE_LIMIT``). Nothing else bounds a
+stretch without a sacrifice: with ``max_plies=0`` (or above ``INLINE_LIMIT``) the older keys
+move to the store of :mod:`boardlab.core.kernel_history`, exact for any length. Keys are 64-bit
+Zobrist keys, so two different positions are taken for a repetition only on a key collision
+(one chance in 2^64 per pair of positions), as in chess engines.
 
 ``max_legal``: at most 8 tower moves and 8 sacrifices per tower, and a side has at most 16
 towers (32 stones, with ``8x8_two_rows``).
@@ -38,6 +40,7 @@ import numpy as np
 from boardlab.core.engine import Kernel, KernelArray
 from boardlab.core.game import Game
 from boardlab.core.jit import numba, trailing_zeros
+from boardlab.core.kernel_history import INLINE_LIMIT, lay_out, record
 from boardlab.core.outcome import Outcome, Termination
 from boardlab.core.state import State
 from boardlab.games.murus_gallicus.board import STRIDE
@@ -51,13 +54,12 @@ P_MAX_PLIES = 2
 P_MASK = 3  # every cell on the board
 P_GOALS = 4  # the rows the Romans and the Gauls must reach (two slots)
 P_ZOBRIST = 6  # 4 kinds x 64 cells, then the side-to-move key
-PARAMS_SIZE = P_ZOBRIST + 4 * 64 + 1
+P_CAPACITY = P_ZOBRIST + 4 * 64 + 1  # the history's slots in the state
+PARAMS_SIZE = P_CAPACITY + 1
 
 # State slots.
-S_SIDE, S_PLY, S_OVER, S_WINNER, S_TERMINATION, S_KEY, S_COUNT = 4, 5, 6, 7, 8, 9, 10
+S_SIDE, S_PLY, S_OVER, S_WINNER, S_TERMINATION, S_KEY, S_COUNT, S_NODE = range(4, 12)
 HISTORY = 16
-HISTORY_CAPACITY = 112
-STATE_SIZE = HISTORY + HISTORY_CAPACITY
 MAX_LEGAL = 16 * 16
 
 _TERMINATIONS = (
@@ -81,10 +83,6 @@ _LOW = np.array([-1] + [(1 << (64 - k)) - 1 for k in range(1, 64)], dtype=np.int
 
 # LLVM's count of trailing zeros: the index of a single set bit in one instruction.
 _bit_index = cast(Callable[[int], int], trailing_zeros)
-
-
-class HistoryOverflow(RuntimeError):
-    """More turns without a sacrifice than the kernel's repetition history holds."""
 
 
 @numba.njit(cache=True)
@@ -205,17 +203,10 @@ def _shared_rules(p: KernelArray, s: KernelArray, restart: bool) -> None:
     """Repetition then the ply cap, at the start of a turn (``State._check_shared_rules``)."""
     limit = p[P_REPETITION]
     if limit:
-        count = 0 if restart else s[S_COUNT]
-        key = s[S_KEY]
-        seen = 1
-        for index in range(HISTORY, HISTORY + count):
-            if s[index] == key:
-                seen += 1
-        if count == HISTORY_CAPACITY:
-            raise HistoryOverflow("Murus Gallicus kernel: repetition history full")
-        s[HISTORY + count] = key
-        s[S_COUNT] = count + 1
-        if seen >= limit:
+        if restart:
+            s[S_COUNT] = 0
+            s[S_NODE] = 0
+        if record(s, HISTORY, p[P_CAPACITY], S_COUNT, S_NODE, s[S_KEY]) >= limit:
             _end(s, -1, _REPETITION)
             return
     cap = p[P_MAX_PLIES]
@@ -280,7 +271,15 @@ def _from_cells(bits: int) -> int:
     return out
 
 
-def _params(game: MurusGallicus) -> KernelArray:
+def history_capacity(game: MurusGallicus) -> int:
+    """The keys of turn starts the state holds (see the module docstring): every one a game can
+    have since the last sacrifice when a ply cap bounds them, else ``INLINE_LIMIT``."""
+    if not game.repetition_draw:
+        return 0
+    return min(game.max_plies + 1, INLINE_LIMIT) if game.max_plies else INLINE_LIMIT
+
+
+def _params(game: MurusGallicus, capacity: int) -> KernelArray:
     board = game.board
     p = np.zeros(PARAMS_SIZE, dtype=np.int64)
     p[P_CELLS] = board.cells
@@ -291,7 +290,10 @@ def _params(game: MurusGallicus) -> KernelArray:
     p[P_GOALS + 1] = _to_cells(board.goals[1])
     # A fixed seed: equal positions get equal keys in every process.
     rng = np.random.default_rng(20_2026)
-    p[P_ZOBRIST:] = rng.integers(-(1 << 63), (1 << 63) - 1, size=4 * 64 + 1, dtype=np.int64)
+    p[P_ZOBRIST:P_CAPACITY] = rng.integers(
+        -(1 << 63), (1 << 63) - 1, size=4 * 64 + 1, dtype=np.int64
+    )
+    p[P_CAPACITY] = capacity
     return p
 
 
@@ -307,10 +309,15 @@ def _zobrist(p: KernelArray, boards: list[int], side: int) -> int:
     return value
 
 
-def make_kernel(game: Game) -> Kernel:
-    """The compiled twin of ``game`` with its options (board, repetition_draw, max_plies)."""
+def make_kernel(game: Game, history: int | None = None) -> Kernel:
+    """The compiled twin of ``game`` with its options (board, repetition_draw, max_plies).
+
+    ``history`` overrides the history's slots in the state (tests use a few, so that most of a
+    game's keys go to the store); by default :func:`history_capacity`.
+    """
     assert isinstance(game, MurusGallicus)
-    p = _params(game)
+    capacity = history_capacity(game) if history is None else history
+    p = _params(game, capacity)
 
     # Keyed by the reference's repetition key: a game's history is encoded again and again.
     @lru_cache(maxsize=1 << 16)
@@ -320,7 +327,7 @@ def make_kernel(game: Game) -> Kernel:
     def encode(state: State) -> KernelArray:
         """The kernel state of a reference state, its outcome and repetition history."""
         assert isinstance(state, MurusGallicusState)
-        s = np.zeros(STATE_SIZE, dtype=np.int64)
+        s = np.zeros(HISTORY + capacity, dtype=np.int64)
         s[0:4] = [_to_cells(bits) for bits in state.bits]
         s[S_SIDE] = state.side
         s[S_PLY] = state.ply
@@ -332,10 +339,7 @@ def make_kernel(game: Game) -> Kernel:
             if isinstance(seen, tuple) and _stones(seen[:4]) == stones
             for _ in range(count)
         ]
-        if len(history) > HISTORY_CAPACITY:
-            raise HistoryOverflow(f"{len(history)} positions since the last sacrifice")
-        s[HISTORY : HISTORY + len(history)] = history
-        s[S_COUNT] = len(history)
+        s[S_COUNT], s[S_NODE] = lay_out(history, capacity, s, HISTORY)
         outcome = state.outcome
         if outcome is not None:
             winners = [seat for seat, reward in enumerate(outcome.rewards()) if reward > 0]
@@ -357,7 +361,7 @@ def make_kernel(game: Game) -> Kernel:
     return Kernel(
         game=game,
         params=p,
-        state_size=STATE_SIZE,
+        state_size=HISTORY + capacity,
         max_legal=MAX_LEGAL,
         legal=legal,
         apply=apply,

@@ -117,19 +117,17 @@ def test_end_rules_from_positions(
     assert ended == termination
 
 
-def test_a_state_is_one_kilobyte() -> None:
-    kernel = _kernel()
-    assert kernel.encode(kernel.game.new_initial_state()).nbytes == 1024
-
-
-def test_a_full_history_fails_loudly() -> None:
-    """More turns without a sacrifice than the history holds raise instead of differing."""
-    kernel = _kernel()
-    state = kernel.game.state_from_text(CYCLE_START)
-    s = kernel.encode(state)
-    s[mg.S_COUNT] = mg.HISTORY_CAPACITY
-    with pytest.raises(mg.HistoryOverflow):
-        kernel.apply(kernel.params, s, state.parse_action("b1-d1"))
+@pytest.mark.parametrize(
+    ("options", "keys"),
+    [({}, 401), ({"max_plies": 30}, 31), ({"max_plies": 0}, 1024), ({"repetition_draw": 0}, 0)],
+)
+def test_a_state_holds_every_turn_start_the_ply_cap_allows(
+    options: dict[str, object], keys: int
+) -> None:
+    """``max_plies + 1`` keys (the positions at plies 0 to the cap); the store's limit without a
+    cap; none without the repetition rule."""
+    kernel = _kernel(**options)
+    assert kernel.encode(kernel.game.new_initial_state()).nbytes == 8 * (mg.HISTORY + keys)
 
 
 def test_random_playouts_reach_the_reference_game_length() -> None:

@@ -1,0 +1,136 @@
+"""Repetition histories of the kernels, however long: the state's own slots, then a store.
+
+A kernel state keeps the Zobrist keys of the turn starts since the last irreversible decision
+(the only positions that can recur) in ``capacity`` slots of its own, and the repetition rule
+counts the current key among them (:func:`record`). Where the options bound that stretch (a ply
+cap, a no-progress cap), each kernel makes ``capacity`` the bound, at most ``INLINE_LIMIT``,
+and this store is never used. Where they do not (every cap off, or a bound above
+``INLINE_LIMIT``), a full history moves its older half into the store and keeps one number in
+the state, the *node* of the keys moved out so far (0: none); the rule counts in both, so it
+stays exact however long the game. No finite history would do: a game may visit new positions
+for as long as it likes (a Colosseum footprint drifts forever), and any earlier one may recur.
+
+Nodes are immutable and named by a digest of what they hold (the node before, the keys), so a
+copied state shares its node safely, and the states that move out the same keys (the rollouts
+of one search from one root) make one node. Lookups walk O(log n) runs of sorted keys: a run
+absorbs the runs before it that are no longer (a binary counter). The store belongs to the
+process: it keeps every node for the life of the process (8 bytes a key moved out, a few
+times over), and a state whose history reached it is complete only there (a pickle of it
+carried to another process raises :class:`LostHistory` at its next turn start).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import numpy.typing as npt
+
+from boardlab.core.engine import KernelArray
+from boardlab.core.jit import numba
+
+INLINE_LIMIT = 1024
+"""The most keys a history keeps in the state (8 KB); more move to the store."""
+
+Keys = npt.NDArray[np.int64]
+_nodes: dict[int, tuple[int, Keys]] = {}
+"""Every node: the node before it (0: none) and its run of keys, sorted."""
+
+
+class LostHistory(LookupError):
+    """A kernel state names a node of another process's store (it was carried here)."""
+
+
+def spill(older: int, keys: Keys) -> int:
+    """The node of the keys of node ``older`` (0: none) and then ``keys``."""
+    run = np.sort(keys)
+    while older:
+        before, previous = _node(older)
+        if len(previous) > len(run):
+            break
+        run = np.sort(np.concatenate((previous, run)))
+        older = before
+    run.flags.writeable = False
+    salt = 0
+    while True:
+        digest = hashlib.blake2b(run.tobytes(), digest_size=8, key=f"{older}:{salt}".encode())
+        node = int.from_bytes(digest.digest(), "little", signed=True)
+        held = _nodes.setdefault(node, (older, run)) if node else None
+        if held is not None and held[0] == older and np.array_equal(held[1], run):
+            return node
+        salt += 1  # 0 means no node, and a digest of other keys is taken: both once in 2^64
+
+
+def occurrences(node: int, key: int) -> int:
+    """How often ``key`` occurs in node ``node`` and the nodes before it."""
+    count = 0
+    while node:
+        node, run = _node(node)
+        count += int(np.searchsorted(run, key, "right") - np.searchsorted(run, key, "left"))
+    return count
+
+
+def _node(node: int) -> tuple[int, Keys]:
+    held = _nodes.get(node)
+    if held is None:
+        raise LostHistory(
+            "a kernel state's repetition history is in another process's store (a state past "
+            f"{INLINE_LIMIT} turns without an irreversible decision was carried here)"
+        )
+    return held
+
+
+def lay_out(history: list[int], capacity: int, s: KernelArray, start: int) -> tuple[int, int]:
+    """Write ``history`` (keys, oldest first) as the kernel leaves it after recording them one
+    by one into ``capacity`` slots from ``s[start]``; returns the keys in the slots and the node.
+    """
+    half = max((capacity + 1) // 2, 1)
+    moved = -(-(len(history) - capacity) // half) * half if len(history) > capacity else 0
+    node = 0
+    for first in range(0, moved, half):
+        node = spill(node, np.array(history[first : first + half], dtype=np.int64))
+    kept = history[moved:]
+    s[start : start + len(kept)] = kept
+    return len(kept), node
+
+
+@numba.njit(cache=True)
+def _spilled(older: int, keys: KernelArray) -> int:
+    with numba.objmode(node="int64"):
+        node = spill(older, keys)
+    return node
+
+
+@numba.njit(cache=True)
+def _occurrences(node: int, key: int) -> int:
+    with numba.objmode(count="int64"):
+        count = occurrences(node, key)
+    return count
+
+
+@numba.njit(cache=True)
+def record(
+    s: KernelArray, start: int, capacity: int, length_at: int, node_at: int, key: int
+) -> int:
+    """Add ``key`` to the history in ``s[start : start + capacity]`` (``s[length_at]`` keys
+    in use, node ``s[node_at]``); returns its occurrences, this one included.
+
+    A full history first moves its older half to the store: only where the options leave the
+    history unbounded (each kernel's capacity is otherwise the bound).
+    """
+    length = s[length_at]
+    if length == capacity:
+        half = (capacity + 1) // 2
+        s[node_at] = _spilled(s[node_at], s[start : start + half])
+        for i in range(half, length):
+            s[start + i - half] = s[start + i]
+        length -= half
+    count = 1
+    for i in range(start, start + length):
+        if s[i] == key:
+            count += 1
+    if s[node_at]:
+        count += _occurrences(s[node_at], key)
+    s[start + length] = key
+    s[length_at] = length + 1
+    return count
