@@ -20,7 +20,7 @@ import random
 from collections.abc import Hashable
 
 from boardlab.ai.base import Bot, Deadline
-from boardlab.core.engine import requested_engine
+from boardlab.core.engine import kernel_for, requested_engine
 from boardlab.core.game import Game
 from boardlab.core.state import State
 
@@ -102,10 +102,13 @@ class AlphaBetaBot(Bot):
         if not self._use_compiled or requested_engine() == "python":
             return None
         if self._compiled is None or self._compiled[0] is not state.game:
-            # Imported here: NumPy and Numba come with the compiled engine only.
-            from boardlab.ai.search import compiled_search
+            search_of_game = None
+            if kernel_for(state.game) is not None:
+                # Imported only then: NumPy and Numba come with the compiled engine alone.
+                from boardlab.ai.search import compiled_search
 
-            self._compiled = (state.game, compiled_search(state.game))
+                search_of_game = compiled_search(state.game)
+            self._compiled = (state.game, search_of_game)
             fresh = True
         search = self._compiled[1]
         if search is None:

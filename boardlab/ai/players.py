@@ -115,6 +115,26 @@ def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot | None:
     return _FACTORIES[kind](seed, params, spec.strip())
 
 
+def timed_spec(spec: str, game: Game, budget: float | None) -> str:
+    """``spec`` with its thinking time capped at ``budget`` seconds per decision (a level is
+    spelled out first); a bot without a time setting (random, greedy) answers at once."""
+    kind, params = parse_spec(spec)
+    if budget is None:
+        return spec
+    if isinstance(params, str):
+        return timed_spec(level_spec(game, params), game, budget)
+    if kind not in ("alphabeta", "mcts"):
+        return spec
+    limit = min(float(params.get("time", budget)), budget)
+    rest = [f"{key}={_spelled(value)}" for key, value in params.items() if key != "time"]
+    return f"{kind}:{','.join([*rest, f'time={limit:.3f}'])}"
+
+
+def _spelled(value: float | int | bool) -> str:
+    """A spec parameter as ``parse_spec`` reads it back."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def _random(seed: int | None, params: Params, spec: str) -> Bot:
     return RandomBot(seed)
 

@@ -68,6 +68,9 @@ def start_state(game: Game, position: str | None, moves: list[str]) -> State:
     return state
 
 
+REFERENCE_NOTE = " (bots think slower; the fast extra brings the compiled engine)"
+
+
 def cmd_games(args: argparse.Namespace) -> int:
     """List the installed games with their players, the engine that runs them, and options."""
     if args.json:
@@ -79,7 +82,9 @@ def cmd_games(args: argparse.Namespace) -> int:
         count = str(low) if low == high else f"{low}-{high}"
         names = ", ".join(make(game_id).player_names)
         print(f"{game_id}  {cls.name}  ({count} players; default seats: {names})")
-        print(f"    engine: {engine_name(make(game_id))}")
+        engine = engine_name(make(game_id))
+        slower = "" if engine == "compiled" else REFERENCE_NOTE
+        print(f"    engine: {engine}{slower}")
         for spec in cls.OPTIONS:
             shown = "random" if spec.default is None else format_value(spec.default)
             print(f"    {spec.key}={shown}  [{spec.allowed()}]  {spec.help}")

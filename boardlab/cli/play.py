@@ -21,7 +21,7 @@ from boardlab.ai import make_bot
 from boardlab.ai.base import Bot
 from boardlab.cli.saving import RecordKeeper
 from boardlab.cli.signals import Stopped
-from boardlab.core.errors import BoardlabError, OptionError, RecordError, one_line
+from boardlab.core.errors import BoardlabError, BotError, OptionError, RecordError, one_line
 from boardlab.core.game import Game
 from boardlab.core.outcome import Outcome
 from boardlab.core.records import Record, load_record
@@ -159,6 +159,9 @@ class TerminalGame:
         thinking.start()
         try:
             action = bot.choose(self.state.view_state(seat))
+        except Exception as error:
+            # Said as one line (the game so far is kept by the autosave): no move stands in.
+            raise BotError(f"the bot {bot.spec} could not move: {one_line(str(error))}") from error
         finally:
             thinking.cancel()
         text = self.state.action_to_str(action)

@@ -9,6 +9,7 @@ import os
 import signal
 import socket
 import sqlite3
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
@@ -67,6 +68,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="matches kept in memory; idle ones are dropped and reloaded when asked for "
         "(default in docs/web.md)",
+    )
+    parser.add_argument(
+        "--no-prepare-bots",
+        dest="prepare_bots",
+        action="store_false",
+        help="do not load every game's compiled bots at start (by default each bot worker "
+        "does, so that no player waits on it; the first start after an install compiles them)",
     )
 
 
@@ -198,7 +206,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     limits = Limits(**{field: getattr(args, field) for _, field, _, _ in LIMIT_OPTIONS})
     config = uvicorn.Config(
-        create_app(db, ready=ready, limits=limits, **live),
+        create_app(
+            db,
+            ready=ready,
+            limits=limits,
+            prepare_bots=args.prepare_bots,
+            say=lambda line: print(line, file=sys.stderr, flush=True),
+            **live,
+        ),
         http=header_deadline_protocol(limits.header_seconds),
         # uvicorn trusts X-Forwarded-For from loopback by default: anyone on the machine
         # could then pick their address, and with it a fresh rate allowance.

@@ -49,5 +49,9 @@ class RecordError(BoardlabError, ValueError):
     """A game record file is corrupt or holds an illegal move."""
 
 
+class BotError(BoardlabError, RuntimeError):
+    """A bot could not choose a decision (its search failed); no other move stands in."""
+
+
 class SaveError(BoardlabError):
     """A file cannot be written where the user asked (checked before any work is done)."""

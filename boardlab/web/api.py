@@ -275,8 +275,19 @@ async def get_record(request: Request) -> Response:
 
 
 async def get_health(request: Request) -> Response:
-    """``GET /api/health``: the server answers; the matches it set aside (id and since when)."""
-    aside = _hub(request).store.set_aside_matches()
+    """``GET /api/health``: the server answers; the matches it set aside (id and since when);
+    whether the bots are ready, per game, and how many bot searches failed."""
+    hub = _hub(request)
+    aside = hub.store.set_aside_matches()
+    bots = {
+        "ready": hub.bots_ready.is_set(),
+        "games": hub.readiness,
+        "failures": hub.bot_failures,
+    }
     return JSONResponse(
-        {"status": "ok", "set_aside": [{"id": id_, "since": since} for id_, _, since in aside]}
+        {
+            "status": "ok",
+            "set_aside": [{"id": id_, "since": since} for id_, _, since in aside],
+            "bots": bots,
+        }
     )

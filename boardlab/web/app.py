@@ -119,10 +119,13 @@ def create_app(
     ready: Callable[[], None] | None = None,
     limits: Limits | None = None,
     live_matches: int = DEFAULT_LIVE_MATCHES,
+    prepare_bots: bool = True,
+    say: Callable[[str], None] = lambda line: None,
 ) -> Starlette:
     """The app, storing its matches in the SQLite file ``db_path`` and keeping at most
     ``live_matches`` of them in memory; ``ready`` is called once it has started and answers
-    requests; ``limits`` bound what each client may ask."""
+    requests; ``limits`` bound what each client may ask. With ``prepare_bots`` the bot
+    workers load every game's compiled bots at start (``say`` tells the operator how it goes)."""
     limits = limits or Limits()
 
     @asynccontextmanager
@@ -138,8 +141,9 @@ def create_app(
         gc.collect()
         gc.freeze()
         store = SqliteStore(db_path)
-        hub = Hub(store, bot_workers, live_matches)
+        hub = Hub(store, bot_workers, live_matches, prepare=prepare_bots)
         app.state.hub = hub
+        hub.start_workers(say)
         resumed = hub.resume_bots()
         if resumed:
             LOG.warning("resumed %d pending bot turn(s)", resumed)

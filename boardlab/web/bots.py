@@ -5,9 +5,13 @@ them, and returns the bot's whole turn in notation; the server checks it like an
 
 Workers end with the server however it ends, SIGKILL included. Each worker holds the read end
 of a pipe whose only write end stays in the server: when the server dies the kernel closes it,
-the worker's watchdog thread reads end-of-file and ends the worker at once. (A parent-death
-signal would not do: a worker's parent is the fork server, which itself lives on as long as
-any worker does.) With the workers gone the fork server and the resource tracker end too.
+the worker's watchdog thread reads end-of-file and ends the worker at once; the server closes it
+itself to stop its workers (:meth:`BotPool.stop`). (A parent-death signal would not do: a
+worker's parent is the fork server, which itself lives on as long as any worker does.) With the
+workers gone the fork server and the resource tracker end too.
+
+Before its first search a worker loads every game's compiled bots (:mod:`boardlab.ai.prepare`),
+so that no player's bot waits on that.
 """
 
 from __future__ import annotations
@@ -16,17 +20,20 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import sys
 import threading
+import traceback
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing.connection import Connection
 
-from boardlab.ai.levels import level_spec
-from boardlab.ai.players import make_bot, parse_spec
-from boardlab.core.game import Game
+from boardlab.ai.players import make_bot
+from boardlab.ai.prepare import prepare_bots
 from boardlab.core.registry import make
 
-_lifeline: tuple[Connection, Connection] | None = None
-"""The server's pipe to its workers (read end, write end), made once per server process."""
+_prepared: dict[str, str] = {}
+"""In a worker: the games whose bots its initializer prepared, and how that went."""
+_SAY_AFTER = 5.0
+"""A game whose bots took at least this many seconds to prepare (compiled) is said on stderr."""
 
 
 def bot_turn(
@@ -50,43 +57,39 @@ def bot_turn(
             return decisions
 
 
-def timed_spec(spec: str, game: Game, budget: float | None) -> str:
-    """``spec`` with its thinking time capped at ``budget`` seconds per decision (a level is
-    spelled out first); a bot without a time setting (random, greedy) answers at once."""
-    kind, params = parse_spec(spec)
-    if budget is None:
-        return spec
-    if isinstance(params, str):
-        return timed_spec(level_spec(game, params), game, budget)
-    if kind not in ("alphabeta", "mcts"):
-        return spec
-    limit = min(float(params.get("time", budget)), budget)
-    rest = [f"{key}={_spelled(value)}" for key, value in params.items() if key != "time"]
-    return f"{kind}:{','.join([*rest, f'time={limit:.3f}'])}"
-
-
-def _spelled(value: float | int | bool) -> str:
-    """A spec parameter as ``parse_spec`` reads it back."""
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def bot_pool(workers: int) -> ProcessPoolExecutor:
+class BotPool(ProcessPoolExecutor):
     """Worker processes for bot searches, started by a fork server (safe with threads), each
-    ending as soon as this process does."""
-    global _lifeline
-    if _lifeline is None:
-        _lifeline = multiprocessing.Pipe(duplex=False)
-    context = multiprocessing.get_context("forkserver")
-    return ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=context,
-        initializer=_watch_server,
-        initargs=(_lifeline[0],),
-    )
+    ending as soon as this process does or :meth:`stop` is called, and loading the compiled
+    bots of the games in ``prepare`` before it takes its first search (:func:`worker_status`
+    says how that went)."""
+
+    def __init__(self, workers: int, prepare: tuple[str, ...] = ()) -> None:
+        self._reader, self._lifeline = multiprocessing.Pipe(duplex=False)
+        super().__init__(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("forkserver"),
+            initializer=_start_worker,
+            initargs=(self._reader, prepare),
+        )
+
+    def stop(self) -> None:
+        """End every worker now, mid-search or mid-preparation alike: each one's watchdog reads
+        the end of the lifeline and kills it (a worker preparing would otherwise hold the
+        server's exit until it is done)."""
+        self.shutdown(wait=False, cancel_futures=True)
+        self._lifeline.close()
+        self._reader.close()
 
 
-def _watch_server(lifeline: Connection) -> None:
-    """Worker initializer: end this worker when the server's end of ``lifeline`` closes."""
+def worker_status() -> dict[str, str]:
+    """Each prepared game's state in this worker: ``ready``, or ``failed`` (runs in a worker,
+    which takes it only once its initializer is done)."""
+    return dict(_prepared)
+
+
+def _start_worker(lifeline: Connection, games: tuple[str, ...]) -> None:
+    """Worker initializer: end this worker when the server's end of ``lifeline`` closes, then
+    load the compiled bots of ``games``, saying on stderr how long each took."""
 
     def watch() -> None:
         with contextlib.suppress(EOFError, OSError):
@@ -95,3 +98,23 @@ def _watch_server(lifeline: Connection) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
     threading.Thread(target=watch, name="server-watchdog", daemon=True).start()
+    # Workers start at different games: on a cold cache each compiles its own first.
+    start = os.getpid() % len(games) if games else 0
+    for game_id in games[start:] + games[:start]:
+        try:
+            seconds = prepare_bots(game_id)
+        except Exception:
+            _prepared[game_id] = "failed"
+            print(
+                f"bot worker {os.getpid()}: the bots of {game_id} could not be prepared:",
+                file=sys.stderr,
+            )
+            traceback.print_exc()
+        else:
+            _prepared[game_id] = "ready"
+            if seconds >= _SAY_AFTER:
+                print(
+                    f"bot worker {os.getpid()}: {game_id} ready in {seconds:.1f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )

@@ -6,6 +6,7 @@ from typing import Any
 
 from boardlab.ai.level_ratings import level_rating
 from boardlab.ai.levels import LEVELS
+from boardlab.core.engine import engine_name
 from boardlab.core.game import Game
 from boardlab.core.options import OptionSpec
 from boardlab.core.outcome import Termination
@@ -14,6 +15,8 @@ from boardlab.web.guides import GUIDES, OPTION_LABELS, PLAIN_OPTIONS
 
 BOT_SPECS = ("random", *(f"level:{level}" for level in LEVELS))
 """The bots a seat of the lobby can take."""
+TIME_BOUND = "level:expert"
+"""The level whose strength depends on the engine's speed (docs/bots.md)."""
 _OPTION_KINDS = {"int": "int", "bool": "bool", "enum": "choice", "str": "str"}
 
 
@@ -34,6 +37,7 @@ def option_entry(spec: OptionSpec) -> dict[str, Any]:
 
 def game_entry(game: Game, picture: str) -> dict[str, Any]:
     """One game of the catalogue; ``picture`` is the SVG of its start position."""
+    engine = engine_name(game)
     return {
         "id": game.id,
         "name": game.name,
@@ -44,16 +48,20 @@ def game_entry(game: Game, picture: str) -> dict[str, Any]:
         "options": [option_entry(spec) for spec in game.OPTIONS],
         "picture": picture,
         "hints": GUIDES[game.id].hints,
+        "engine": engine,
         "ratings": {
-            str(seats): ratings(game.id, seats)
+            str(seats): ratings(game.id, seats, compiled=engine == "compiled")
             for seats in range(game.min_players, game.max_players + 1)
         },
     }
 
 
-def ratings(game_id: str, seats: int) -> dict[str, float]:
-    """The measured rating of each bot of the lobby at this seat count (``random`` = 0)."""
-    measured = {spec: level_rating(game_id, seats, spec) for spec in BOT_SPECS}
+def ratings(game_id: str, seats: int, compiled: bool = True) -> dict[str, float]:
+    """The measured rating of each bot of the lobby at this seat count (``random`` = 0). The
+    ratings were measured on the compiled engine: on the reference engine the level bounded by
+    time alone (``expert``) searches less deeply, so its rating is left out."""
+    specs = BOT_SPECS if compiled else tuple(spec for spec in BOT_SPECS if spec != TIME_BOUND)
+    measured = {spec: level_rating(game_id, seats, spec) for spec in specs}
     return {spec: rating for spec, rating in measured.items() if rating is not None}
 
 

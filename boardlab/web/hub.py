@@ -18,9 +18,9 @@ import asyncio
 import logging
 import random
 import secrets
+import time
 from collections import OrderedDict
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -28,7 +28,9 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from boardlab.web.bots import bot_pool, bot_turn, timed_spec
+from boardlab.ai.players import timed_spec
+from boardlab.core.registry import game_ids
+from boardlab.web.bots import BotPool, bot_turn, worker_status
 from boardlab.web.errors import ApiError
 from boardlab.web.restore import load_session
 from boardlab.web.session import MatchSession, to_json
@@ -44,11 +46,18 @@ OUTBOX_MESSAGES = 16
 SEND_SECONDS = 5.0
 """How long one message may take to reach a client's socket before the client is dropped."""
 STALE = "the match has changed meanwhile; reload it"
+PREPARING = "Preparing the bot (first start only)…"
+RETRY_SECONDS = (5.0, 30.0, 120.0)
+"""How long after each failed search the bot tries again; after the last, it stops."""
 
 
 def now() -> str:
     """The time in the store's format (UTC, ISO 8601, microseconds so order is exact)."""
     return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+class BotFailure(Exception):
+    """A bot search that gave no turn; the message says why, in words for the players."""
 
 
 @dataclass(eq=False)
@@ -72,16 +81,24 @@ class Hub:
     store: Store
     workers: int
     live_matches: int = DEFAULT_LIVE_MATCHES
-    pool: ProcessPoolExecutor = field(init=False)
+    pool: BotPool = field(init=False)
     sessions: OrderedDict[str, MatchSession] = field(default_factory=OrderedDict)
     clients: dict[str, set[Client]] = field(default_factory=dict)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     timers: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
+    prepare: bool = True
+    """Whether bot workers load every game's compiled bots when they start (docs/bots.md)."""
+    bots_ready: asyncio.Event = field(default_factory=asyncio.Event)
+    bot_failures: int = 0
+    """Bot searches that failed since the server started (``GET /api/health``)."""
+    retries: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
+    readiness: dict[str, str] = field(default_factory=dict)
+    """Each game's bots: ``preparing``, ``ready`` or ``failed`` (``GET /api/health``)."""
 
     def __post_init__(self) -> None:
         if self.live_matches < 1:
             raise ValueError("live_matches must be at least 1")
-        self.pool = bot_pool(self.workers)
+        self.pool = BotPool(self.workers, tuple(game_ids()) if self.prepare else ())
 
     # -- sessions -------------------------------------------------------------------------
 
@@ -171,6 +188,12 @@ class Hub:
         # Stamped as it is committed: the clocks charge the mover up to this moment.
         event = event if event.at else replace(event, at=now())
         session.apply(event)
+        # Any change ends what was said of a bot that could not move (it searches afresh).
+        retry = self.retries.pop(session.id, None)
+        if retry is not None:
+            retry.cancel()
+        session.bot_state = session.bot_note = None
+        session.bot_attempts = 0
         try:
             self.store.append(session.id, index, event, session.summary_now(now()))
         except StoreConflict as error:
@@ -234,6 +257,46 @@ class Hub:
 
     # -- bots -----------------------------------------------------------------------------
 
+    def start_workers(self, say: Callable[[str], None]) -> None:
+        """Start the bot workers, which first prepare every game's compiled bots; bot turns
+        wait for one of them, and their players are told why (``say`` tells the operator)."""
+        task = asyncio.get_running_loop().create_task(self._start_workers(say))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _start_workers(self, say: Callable[[str], None]) -> None:
+        games = game_ids()
+        if not self.prepare:
+            self.readiness = dict.fromkeys(games, "ready")
+            self.bots_ready.set()
+            return
+        self.readiness = dict.fromkeys(games, "preparing")
+        started = time.monotonic()
+        say(
+            "Preparing the bots of every game (after an install or an upgrade this compiles "
+            "them once: up to a few minutes)…"
+        )
+        loop = asyncio.get_running_loop()
+        while True:
+            # One call per worker: each one sent while no worker is idle starts another, and a
+            # worker takes a call only once it has prepared the bots.
+            calls = [loop.run_in_executor(self.pool, worker_status) for _ in range(self.workers)]
+            for call in calls:
+                # The calls not awaited below are read here, so none is logged as unread.
+                call.add_done_callback(lambda done: done.cancelled() or done.exception())
+            try:
+                status = await next(asyncio.as_completed(calls))
+                break
+            except BrokenProcessPool:
+                self.renew_pool()
+        self.readiness = {game: status.get(game, "failed") for game in games}
+        self.bots_ready.set()
+        failed = [game for game, state in self.readiness.items() if state != "ready"]
+        seconds = time.monotonic() - started
+        if failed:
+            LOG.error("the bots of %s could not be prepared (see above)", ", ".join(failed))
+        say(f"The bots are ready ({seconds:.1f} s).")
+
     def start_bot(self, session: MatchSession) -> None:
         """Start the search of the bot to move in the live session, once per position."""
         seat = session.bot_to_move()
@@ -253,12 +316,20 @@ class Hub:
 
     async def _bot_turn(self, session: MatchSession, seat: int) -> None:
         ply, version = session.ply, session.version
+        if not self.bots_ready.is_set():
+            self._note(session, "preparing", PREPARING)
+            await self.bots_ready.wait()
         spec = session.config.seats[seat].bot or "random"
         if session.clocks is not None:
             # The bot's thinking is charged to its clock: it gets a share of what is left.
             spec = timed_spec(spec, session.game, session.clocks.bot_budget(datetime.now(UTC)))
+        self._note(session, "thinking", None)
         self.send_all(session, {"type": "thinking", "seat": seat})
-        decisions = await self._search(session, seat, spec)
+        try:
+            decisions: list[str] | None = await self._search(session, seat, spec)
+            failure: BotFailure | None = None
+        except BotFailure as error:
+            decisions, failure = None, error
         async with session.lock:
             session.bot_task = None
             session.thinking = None
@@ -275,48 +346,88 @@ class Hub:
             if decisions is not None:
                 try:
                     event = session.check_turn(seat, ply, "+".join(decisions))
-                except ApiError:
-                    LOG.error("bot %s made an illegal turn in match %s", spec, session.id)
+                except ApiError as error:
+                    failure = BotFailure(f"it chose an illegal turn ({error.message})")
                 else:
                     try:
                         await self.commit(session, event)
                     except ApiError as error:
                         LOG.error("the bot turn in match %s was refused: %s", session.id, error)
                     return
-            # The bot could not play: the match waits (logged) until it is loaded again.
+            assert failure is not None
+            self._bot_failed(session, spec, failure)
+
+    def _bot_failed(self, session: MatchSession, spec: str, failure: BotFailure) -> None:
+        """Tell the match's players that its bot could not move and try again later: a failed
+        search never passes itself off as a move (no other bot moves in its place)."""
+        self.bot_failures += 1
+        attempt = session.bot_attempts
+        session.bot_attempts += 1
+        cause = str(failure)
+        LOG.error(
+            "bot %s could not move in match %s: %s",
+            spec,
+            session.id,
+            cause,
+            exc_info=failure.__cause__,
+        )
+        if attempt < len(RETRY_SECONDS):
+            delay = RETRY_SECONDS[attempt]
+            self._note(
+                session,
+                "failed",
+                f"The bot could not move ({cause}); retrying in {delay:g} s. You may resign.",
+            )
+            loop = asyncio.get_running_loop()
+            self.retries[session.id] = loop.call_later(delay, self._retry, session.id)
+        else:
+            self._note(
+                session,
+                "failed",
+                f"The bot could not move ({cause}). It will try "
+                "again when the server restarts. You may resign.",
+            )
+
+    def _retry(self, match_id: str) -> None:
+        """Search again for the bot of a match whose last search failed."""
+        self.retries.pop(match_id, None)
+        session = self.sessions.get(match_id)
+        if session is not None and session.bot_state == "failed":
+            session.searched = None
+            self.start_bot(session)
+
+    def _note(self, session: MatchSession, state: str, note: str | None) -> None:
+        """Set what the match's players are told about its bot, and tell them if the words
+        changed (a search starting is told by the ``thinking`` message alone)."""
+        changed = note != session.bot_note
+        session.bot_state, session.bot_note = state, note
+        if changed:
             self.broadcast(session)
 
-    async def _search(self, session: MatchSession, seat: int, spec: str) -> list[str] | None:
-        """The bot's turn from a worker process; a failed search is tried once more with the
-        random mover, and a broken pool (a worker killed) is replaced."""
+    async def _search(self, session: MatchSession, seat: int, spec: str) -> list[str]:
+        """The bot's turn from a worker process; a broken pool (a worker killed) is replaced.
+        Raises BotFailure when there is none: nothing else moves in the bot's place."""
         turns = [turn.text for turn in session.turns]
         loop = asyncio.get_running_loop()
-        for player in (spec, "random"):
-            seed = random.SystemRandom().randrange(2**31)
-            try:
-                decisions: list[str] = await loop.run_in_executor(
-                    self.pool,
-                    bot_turn,
-                    session.game.id,
-                    session.config.options,
-                    turns,
-                    seat,
-                    player,
-                    seed,
-                )
-                return decisions
-            except BrokenProcessPool:
-                self.renew_pool()
-            except Exception:
-                # Whatever went wrong in the search, the server and the match go on.
-                LOG.exception("bot %s failed in match %s", player, session.id)
-        return None
+        seed = random.SystemRandom().randrange(2**31)
+        game, options = session.game.id, session.config.options
+        try:
+            decisions: list[str] = await loop.run_in_executor(
+                self.pool, bot_turn, game, options, turns, seat, spec, seed
+            )
+        except BrokenProcessPool as error:
+            self.renew_pool()
+            raise BotFailure("its worker process died") from error
+        except Exception as error:
+            # Whatever went wrong in the search, the server and the match go on.
+            raise BotFailure(f"{type(error).__name__}: {error}") from error
+        return decisions
 
     def renew_pool(self) -> None:
         """Replace a broken pool (a worker was killed) by new workers."""
         LOG.error("a bot worker died; starting new ones")
-        self.pool.shutdown(wait=False, cancel_futures=True)
-        self.pool = bot_pool(self.workers)
+        self.pool.stop()
+        self.pool = BotPool(self.workers, tuple(game_ids()) if self.prepare else ())
 
     # -- clients --------------------------------------------------------------------------
 
@@ -382,12 +493,12 @@ class Hub:
 
     async def close(self) -> None:
         """Stop the bot searches (their turns are re-queued when the server starts again)."""
-        for timer in self.timers.values():
+        for timer in [*self.timers.values(), *self.retries.values()]:
             timer.cancel()
         for task in list(self.tasks):
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.pool.stop()
 
 
 def preset_seed() -> int:

@@ -57,6 +57,11 @@ class MatchSession:
         self.resigned: Outcome | None = None
         self.rematch: str | None = None
         self.thinking: int | None = None
+        # What the players are told of the bot to move: "preparing", "thinking" or "failed"
+        # (with the words to show), and how many of its searches failed in a row.
+        self.bot_state: str | None = None
+        self.bot_note: str | None = None
+        self.bot_attempts = 0
         self.bot_task: asyncio.Task[None] | None = None
         self.searched: int | None = None
         self.lock = asyncio.Lock()
@@ -66,8 +71,8 @@ class MatchSession:
             control = TimeControl.from_text(self.config.clock)
             self.clocks = Clocks(control, len(self.names), self.config.created)
             self._turn_begins(self.clocks.since)
-        self._views: dict[tuple[int, int | None, frozenset[int]], str] = {}
-        self._shared: dict[tuple[int, int | None, int], str] = {}
+        self._views: dict[tuple[int, int | None, str | None, str | None, frozenset[int]], str] = {}
+        self._shared: dict[tuple[int, int | None, str | None, str | None, int], str] = {}
         self._drawings: dict[tuple[int, int, int, bool], tuple[RenderModel, str]] = {}
         for event in stored.events:
             self.apply(event)
@@ -330,7 +335,7 @@ class MatchSession:
         picture, the move list, the words) is encoded once and shared; only the fields that
         depend on the seats held are encoded per client, and spliced in front.
         """
-        key = (len(self.events), self.thinking, held)
+        key = (len(self.events), self.thinking, self.bot_state, self.bot_note, held)
         cached = self._views.get(key)
         if cached is None:
             if len(self._views) >= VIEW_CACHE_SIZE:
@@ -351,7 +356,7 @@ class MatchSession:
         """The fields of the view object that depend only on whose view it is, as JSON
         (``view`` as ``drawn_as`` gives it: every client of a game without hidden information
         shares one)."""
-        key = (len(self.events), self.thinking, view)
+        key = (len(self.events), self.thinking, self.bot_state, self.bot_note, view)
         cached = self._shared.get(key)
         if cached is None:
             if len(self._shared) >= VIEW_CACHE_SIZE:
@@ -375,6 +380,8 @@ class MatchSession:
             "phase": model.phase,
             "status_text": model.status,
             "thinking": self.thinking is not None,
+            "bot": None if self.outcome is not None else self.bot_state,
+            "bot_note": None if self.outcome is not None else self.bot_note,
             "result": self.result(),
             "colours": [seat_colour(model, seat) for seat in range(len(self.names))],
             "scores": None if model.scores is None else list(model.scores),

@@ -21,7 +21,6 @@ from typing import Any
 import uvicorn
 
 from boardlab.cli.serve import bind
-from boardlab.web import bots
 from boardlab.web.app import create_app
 from boardlab.web.limits import Limits
 from tests.web.conftest import STARTUP_SECONDS, json_request
@@ -39,7 +38,6 @@ def _forget_the_parents_bot_workers() -> None:
     if server._forkserver_alive_fd is not None:
         os.close(server._forkserver_alive_fd)
     server._forkserver_address = server._forkserver_alive_fd = server._forkserver_pid = None
-    bots._lifeline = None
 
 
 os.register_at_fork(after_in_child=_forget_the_parents_bot_workers)

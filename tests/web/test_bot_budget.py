@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from boardlab.ai.players import timed_spec
 from boardlab.core.registry import make
-from boardlab.web.bots import timed_spec
 from boardlab.web.clock import Clocks, TimeControl
 
 START = datetime(2026, 11, 25, 12, tzinfo=UTC)

@@ -199,7 +199,8 @@ class GamePage {
     const end = v.status === "finished" ? endText(v, this.endings) : null;
     // A whole turn waiting for its confirmation is described as such, not as the next seat's.
     $("status").textContent = end ? `Game over: ${end.head}.`
-      : this.preview?.turn_complete ? "Your turn is complete: confirm it, or undo a step." : now.status_text;
+      : this.preview?.turn_complete ? "Your turn is complete: confirm it, or undo a step."
+        : v.bot_note ?? now.status_text;
     $("phase").textContent = end ? end.reason : now.phase ? `Phase: ${words(now.phase)}` : "";
     // On a phone the panel is under the board: this copy of the status sits above it.
     $("turn-line").textContent = $("status").textContent;

@@ -4,6 +4,7 @@ import { el, notify, replace, svgNode, words } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 5000;
+const BOTS_POLL_MS = 2000;
 const MAX_MINE = 100;  // the server's limit of one "my games" request
 
 let catalogue = { games: [], bots: [] };
@@ -25,6 +26,23 @@ async function start() {
   $("create-cancel").addEventListener("click", () => { $("create").hidden = true; });
   refresh();
   setInterval(refresh, REFRESH_MS);
+  watchBots();
+}
+
+/** Say while the server prepares its bots (the first start after an install compiles them). */
+async function watchBots() {
+  let bots = null;
+  try {
+    ({ bots } = await request("GET", "/api/health"));
+  } catch {
+    return;
+  }
+  $("bots-status").hidden = bots.ready;
+  if (bots.ready) return;
+  const ready = Object.values(bots.games).filter((state) => state === "ready").length;
+  $("bots-status").textContent = "Preparing the bots (first start only): a bot's first move "
+    + `waits until they are ready. ${ready} of ${Object.keys(bots.games).length} games ready.`;
+  setTimeout(watchBots, BOTS_POLL_MS);
 }
 
 function showGames() {
@@ -35,6 +53,8 @@ function showGames() {
       el("p", { class: "players-count" }, game.min_players === game.max_players
         ? `${game.min_players} players` : `${game.min_players}–${game.max_players} players`),
       el("p", { class: "summary" }, game.summary),
+      game.engine === "compiled" ? null : el("p", { class: "engine-note muted" },
+        "Bots run on the reference engine here: they think slower (install the fast extra)."),
       el("div", { class: "card-actions" },
         el("button", { type: "button", class: "primary new-game", onclick: () => choose(game) }, `New ${game.name} game`),
         el("a", { class: "rules-link", href: `/rules/${encodeURIComponent(game.id)}`, "aria-label": `${game.name} rules` }, "Rules"))))));

@@ -29,10 +29,16 @@ export function showPlayers(list, view, { thinkingSeat, bots }) {
       el("span", { class: "seat-kind" }, kindText(player, you.has(player.seat), bots)),
       score === undefined || score === null ? null : el("span", { class: "seat-score" }, String(score)),
       outcome ? el("span", { class: `seat-result ${outcome}` }, outcome) : null,
-      toMove && thinkingSeat === player.seat
-        ? el("span", { class: "thinking", role: "status" }, "thinking…")
-        : toMove ? el("span", { class: "turn-mark" }, "to move") : null);
+      toMove ? seatMark(view, thinkingSeat === player.seat) : null);
   }));
+}
+
+/** What the seat to move shows: its bot preparing, thinking or stuck, else "to move". */
+function seatMark(view, thinking) {
+  if (view.bot === "preparing") return el("span", { class: "thinking", role: "status" }, "preparing…");
+  if (view.bot === "failed") return el("span", { class: "bot-failed", role: "status" }, "could not move");
+  if (thinking) return el("span", { class: "thinking", role: "status" }, "thinking…");
+  return el("span", { class: "turn-mark" }, "to move");
 }
 
 /**

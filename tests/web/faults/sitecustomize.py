@@ -1,0 +1,32 @@
+"""Faults for the tests of a failing bot, loaded by every Python process that has this folder on
+its ``PYTHONPATH`` (a ``boardlab serve`` or ``boardlab play`` started by a test, with its bot
+workers): ``BOARDLAB_FAULT=search`` makes every alpha-beta search raise, ``prepare=SECONDS``
+makes preparing each game's bots take that much longer. Nothing else changes."""
+
+from __future__ import annotations
+
+import os
+import time
+
+FAULT = os.environ.get("BOARDLAB_FAULT", "")
+
+if FAULT == "search":
+    from boardlab.ai.alphabeta import AlphaBetaBot
+    from boardlab.core.state import State
+
+    def _broken(self: AlphaBetaBot, state: State) -> int:
+        raise RuntimeError("the search broke (a fault the test injected)")
+
+    AlphaBetaBot._choose = _broken  # type: ignore[method-assign]
+
+elif FAULT.startswith("prepare="):
+    from boardlab.ai import prepare
+
+    _prepare = prepare.prepare_bots
+    _delay = float(FAULT.partition("=")[2])
+
+    def _slow(game_id: str) -> float:
+        time.sleep(_delay)
+        return _prepare(game_id)
+
+    prepare.prepare_bots = _slow
