@@ -45,10 +45,15 @@ def _count(request: Request, limiter: str) -> None:
     bucket.take(client_key(request.client.host if request.client else None))
 
 
+def _match(request: Request) -> tuple[Hub, MatchSession]:
+    """The hub and the match of the path."""
+    hub = _hub(request)
+    return hub, hub.session(match_id(request))
+
+
 def _session(request: Request) -> tuple[Hub, MatchSession, frozenset[int]]:
     """The hub, the match of the path, and the seats the caller's tokens hold."""
-    hub = _hub(request)
-    session = hub.session(match_id(request))
+    hub, session = _match(request)
     return hub, session, hub.held(session, bearer_tokens(request))
 
 
@@ -62,6 +67,16 @@ async def _settled(request: Request) -> tuple[Hub, MatchSession, frozenset[int]]
 def _view_response(session: MatchSession, held: frozenset[int]) -> Response:
     """The caller's view as the answer."""
     return Response(session.view_json(held), media_type="application/json")
+
+
+def _acting(
+    request: Request, session: MatchSession, data: dict[str, Any]
+) -> tuple[frozenset[int], int]:
+    """The seats the caller's tokens hold now and the ``seat`` it acts for (403 unless held).
+    Read once the body has come, under the match's lock where the change is made: an invite
+    link claimed meanwhile (the claim takes that lock too) holds nothing any more."""
+    held = _hub(request).held(session, bearer_tokens(request))
+    return held, _seat(data, session, held)
 
 
 def _seat(data: dict[str, Any], session: MatchSession, held: frozenset[int]) -> int:
@@ -155,9 +170,9 @@ async def get_position(request: Request) -> Response:
 async def post_preview(request: Request) -> Response:
     """``POST /api/matches/<id>/preview``: legal next steps of an unfinished turn."""
     _count(request, "moves")
-    hub, session, held = _session(request)
+    hub, session = _match(request)
     body = await json_body(request)
-    seat = _seat(body, session, held)
+    _, seat = _acting(request, session, body)
     await hub.settle(session)
     return JSONResponse(session.preview(seat, field_steps(body)))
 
@@ -165,12 +180,12 @@ async def post_preview(request: Request) -> Response:
 async def post_turn(request: Request) -> Response:
     """``POST /api/matches/<id>/turn``: a whole turn (or a preset), committed then answered."""
     _count(request, "moves")
-    hub, session, held = _session(request)
+    hub, session = _match(request)
     body = await json_body(request)
-    seat = _seat(body, session, held)
     ply = field_int(body, "ply", 0, 10**6)
     preset = field_str(body, "preset", MAX_NAME_CHARS, required=False)
     async with session.lock:
+        held, seat = _acting(request, session, body)
         await hub.flag_if_due(session)
         if preset is not None:
             event = session.check_preset(seat, ply, preset, preset_seed())
@@ -185,9 +200,10 @@ async def post_turn(request: Request) -> Response:
 async def post_resign(request: Request) -> Response:
     """``POST /api/matches/<id>/resign``: the seat gives up."""
     _count(request, "moves")
-    hub, session, held = _session(request)
-    seat = _seat(await json_body(request), session, held)
+    hub, session = _match(request)
+    body = await json_body(request)
     async with session.lock:
+        held, seat = _acting(request, session, body)
         await hub.flag_if_due(session)
         if session.outcome is not None:
             raise ApiError(409, "the game is over")
@@ -201,9 +217,10 @@ async def post_resign(request: Request) -> Response:
 async def post_takeback(request: Request) -> Response:
     """``POST /api/matches/<id>/takeback``: undo the seat's last turn and the bot replies."""
     _count(request, "moves")
-    hub, session, held = _session(request)
-    seat = _seat(await json_body(request), session, held)
+    hub, session = _match(request)
+    body = await json_body(request)
     async with session.lock:
+        held, seat = _acting(request, session, body)
         await hub.flag_if_due(session)
         await hub.commit(session, session.check_takeback(seat, held))
         return _view_response(session, held)
@@ -212,11 +229,11 @@ async def post_takeback(request: Request) -> Response:
 async def post_offer(request: Request) -> Response:
     """``POST /api/matches/<id>/offer``: offer a draw, or ask to take back your last turn."""
     _count(request, "moves")
-    hub, session, held = _session(request)
+    hub, session = _match(request)
     body = await json_body(request)
-    seat = _seat(body, session, held)
     kind = offer_kind(body.get("kind"))
     async with session.lock:
+        held, seat = _acting(request, session, body)
         await hub.flag_if_due(session)
         await hub.commit(session, check_offer(session, seat, held, kind))
         return _view_response(session, held)
@@ -234,12 +251,12 @@ async def post_decline(request: Request) -> Response:
 
 async def _answer(request: Request, accept: bool) -> Response:
     _count(request, "moves")
-    hub, session, held = _session(request)
+    hub, session = _match(request)
     body = await json_body(request)
-    seat = _seat(body, session, held)
     kind = offer_kind(body.get("kind"))
     ply = field_int(body, "ply", 0, 10**6)
     async with session.lock:
+        held, seat = _acting(request, session, body)
         await hub.flag_if_due(session)
         await hub.commit(session, check_answer(session, seat, held, kind, ply, accept))
         return _view_response(session, held)

@@ -35,7 +35,7 @@ from boardlab.web.errors import ApiError
 from boardlab.web.restore import load_session
 from boardlab.web.session import MatchSession, to_json
 from boardlab.web.store import Event, MatchConfig, Store, StoreConflict, StoredMatch, Summary
-from boardlab.web.tokens import seats_held
+from boardlab.web.tokens import seats_held, seats_of
 
 LOG = logging.getLogger("boardlab.web")
 ACTIVE_SCAN_LIMIT = 1_000_000
@@ -62,13 +62,15 @@ class BotFailure(Exception):
 
 @dataclass(eq=False)
 class Client:
-    """One open websocket, the seats its tokens hold, and the messages waiting for it.
+    """One open websocket, the hashes of the tokens it named, and the messages waiting for it.
 
-    ``None`` in the outbox tells its sender to stop: the client was dropped.
+    The seats its tokens hold are read again for every message (an invite link claimed since
+    the socket opened holds nothing any more). ``None`` in the outbox tells its sender to stop:
+    the client was dropped.
     """
 
     socket: WebSocket
-    held: frozenset[int]
+    digests: tuple[str, ...]
     outbox: asyncio.Queue[str | None] = field(
         default_factory=lambda: asyncio.Queue(OUTBOX_MESSAGES)
     )
@@ -140,6 +142,11 @@ class Hub:
     def held(self, session: MatchSession, tokens: list[str]) -> frozenset[int]:
         """The seats of ``session`` that ``tokens`` hold."""
         return seats_held(tokens, [seat.token_hash for seat in session.config.seats])
+
+    @staticmethod
+    def held_by(session: MatchSession, client: Client) -> frozenset[int]:
+        """The seats of ``session`` that ``client``'s tokens hold now."""
+        return seats_of(client.digests, [seat.token_hash for seat in session.config.seats])
 
     def create(self, config: MatchConfig, events: Sequence[Event] = ()) -> MatchSession:
         """Store a new match, its first ``events`` already played (a match played on from an
@@ -434,7 +441,7 @@ class Hub:
     def join(self, session: MatchSession, client: Client) -> None:
         """Follow a match: ``client`` gets its view now and after every change."""
         self.clients.setdefault(session.id, set()).add(client)
-        self._push(session.id, client, session.view_message(client.held))
+        self._push(session.id, client, session.view_message(self.held_by(session, client)))
 
     def leave(self, match_id: str, client: Client) -> None:
         """Stop following a match; a match nobody follows is dropped from memory."""
@@ -452,7 +459,7 @@ class Hub:
     def broadcast(self, session: MatchSession) -> None:
         """Queue for every client of the match its own fresh view."""
         for client in list(self.clients.get(session.id, ())):
-            self._push(session.id, client, session.view_message(client.held))
+            self._push(session.id, client, session.view_message(self.held_by(session, client)))
 
     def send_all(self, session: MatchSession, message: dict[str, Any]) -> None:
         """Queue the same message for every client of the match."""

@@ -10,6 +10,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from boardlab.web.errors import ApiError
 from boardlab.web.hub import Client, Hub
 from boardlab.web.requests import MATCH_ID_PATTERN, check_tokens, parse_object
+from boardlab.web.tokens import token_hash
 
 MAX_MESSAGE_CHARS = 4096
 POLICY_VIOLATION = 1008
@@ -39,7 +40,7 @@ async def match_socket(socket: WebSocket) -> None:
         return
     except WebSocketDisconnect:
         return
-    client = Client(socket, hub.held(session, tokens))
+    client = Client(socket, tuple(token_hash(token) for token in tokens))
     await hub.settle(session)
     hub.join(session, client)
     # The client's own task sends its messages; this one reads until the client goes away.

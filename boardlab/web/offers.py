@@ -90,6 +90,7 @@ def check_offer(session: MatchSession, seat: int, held: frozenset[int], kind: st
             raise ApiError(
                 409, "only your last turn can be taken back, and the other side has moved since"
             )
+        session.check_no_reveal_since(len(session.turns) - 1)
     return Event("offer", seat, kind)
 
 
@@ -129,4 +130,5 @@ def check_answer(
     if kind == "draw":
         return Event("draw", seat, "")
     # The offer ends with any move, so the asker's turn is still the last one.
+    session.check_no_reveal_since(len(session.turns) - 1)
     return Event("takeback", pending.seat, str(len(session.turns) - 1))

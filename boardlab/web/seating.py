@@ -58,6 +58,8 @@ async def post_claim(request: Request) -> Response:
         for copy in (session, hub.sessions.get(session.id)):
             if copy is not None:
                 copy.config = claimed
+        # A socket still naming the link's token is a spectator from now on: told at once.
+        hub.broadcast(hub.sessions.get(session.id) or session)
     return JSONResponse({"seat": seat, "token": fresh})
 
 

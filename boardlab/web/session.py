@@ -32,6 +32,7 @@ from boardlab.web.store import Event, MatchConfig, StoredMatch, Summary
 VIEW_CACHE_SIZE = 16
 HIDDEN_TURN = "(hidden)"
 """What a client sees instead of a turn it may not read (a secret deployment)."""
+REVEALED = "hidden information has been revealed since: that turn cannot be taken back"
 NEW_TURN = ("turn", "resign", "takeback", "flag", "draw")
 """Events that end the turn under way (for the clocks): another one begins, or the game ends."""
 
@@ -265,8 +266,21 @@ class MatchSession:
             raise ApiError(409, "takebacks are only allowed against a bot")
         for index in range(len(self.turns) - 1, -1, -1):
             if self.turns[index].seat == seat:
+                self.check_no_reveal_since(index)
                 return Event("takeback", seat, str(index))
         raise ApiError(409, f"{self.names[seat]} has no turn to take back")
+
+    def check_no_reveal_since(self, kept: int) -> None:
+        """Refuse (409) to go back to the position after ``kept`` turns if something hidden
+        from a seat has been shown to it since: its decisions from there would be made with
+        what it was not to know (a Cyvasse lineup revealed is a one-way door)."""
+        seats = range(len(self.names))
+        hid = [self.hides(self.states[kept], seat) for seat in seats]
+        for state in self.states[kept + 1 :]:
+            hides = [self.hides(state, seat) for seat in seats]
+            if any(before and not now for before, now in zip(hid, hides, strict=True)):
+                raise ApiError(409, REVEALED)
+            hid = hides
 
     # -- what a client may see ------------------------------------------------------------
 

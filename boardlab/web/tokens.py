@@ -29,9 +29,13 @@ def token_hash(token: str) -> str:
 
 def seats_held(tokens: Iterable[str], hashes: Sequence[str | None]) -> frozenset[int]:
     """The seats whose stored hash matches one of ``tokens`` (bot seats have no hash)."""
+    return seats_of([token_hash(token) for token in tokens], hashes)
+
+
+def seats_of(digests: Iterable[str], hashes: Sequence[str | None]) -> frozenset[int]:
+    """The seats whose stored hash is one of ``digests`` (the tokens' :func:`token_hash`)."""
     held: set[int] = set()
-    for token in tokens:
-        digest = token_hash(token)
+    for digest in digests:
         for seat, stored in enumerate(hashes):
             # Every stored hash is compared, so timing does not tell which seat came close.
             if stored is not None and hmac.compare_digest(digest, stored):
