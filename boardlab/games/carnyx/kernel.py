@@ -14,6 +14,7 @@ import numpy as np
 
 from boardlab.core.engine import Kernel, KernelArray
 from boardlab.core.game import Game
+from boardlab.core.kernel_history import INLINE_LIMIT, lay_out
 from boardlab.core.outcome import Outcome, Termination
 from boardlab.core.state import State
 from boardlab.games.carnyx.board import COLOURS, MOVE_TARGET, SQUARES, STEP1, STEP2
@@ -23,7 +24,6 @@ from boardlab.games.carnyx.kernel_rules import (
     HEIGHT,
     HISTORY,
     HISTORY_LENGTH,
-    HISTORY_LIMIT,
     HUNKERED,
     KEY,
     LEVELS,
@@ -31,6 +31,7 @@ from boardlab.games.carnyx.kernel_rules import (
     MASK,
     MAX_LEGAL,
     MEMORY,
+    NODE,
     P_CAP,
     P_HISTORY,
     P_REPEAT,
@@ -73,13 +74,20 @@ TERMINATIONS = (
 """The termination of each code in ``s[TERMINATION]`` (0 while the game goes on)."""
 
 
-def make_params(game: Carnyx) -> KernelArray:
-    """The parameter array of ``game``: option flags, geometry and Zobrist tables."""
+def history_capacity(game: Carnyx) -> int:
+    """The keys of turn starts each side's history holds in the state (see ``kernel_rules``):
+    all a side can have when a ply cap bounds them, else ``INLINE_LIMIT``."""
+    if not game.repetition_draw:
+        return 0
+    cap = game.max_plies
+    return max(1, min((cap - 4) // 2, INLINE_LIMIT)) if cap else INLINE_LIMIT
+
+
+def make_params(game: Carnyx, history: int) -> KernelArray:
+    """The parameter array of ``game`` with ``history`` keys a side in the state: option
+    flags, geometry and Zobrist tables."""
     p = np.zeros(PARAMS_SIZE, dtype=np.int64)
     cap = game.max_plies
-    history = 0
-    if game.repetition_draw:
-        history = HISTORY_LIMIT if cap == 0 else max(1, min((cap - 4) // 2, HISTORY_LIMIT))
     flags = (game.allow_merge, game.jump_own, game.immediate, game.token, game.reentry)
     p[: len(flags)] = [int(flag) for flag in flags]
     p[P_REPEAT], p[P_CAP], p[P_HISTORY] = game.repetition_draw, cap, history
@@ -166,17 +174,14 @@ def encoder(game: Carnyx, p: KernelArray) -> Callable[[State], KernelArray]:
             s[TERMINATION] = TERMINATIONS.index(outcome.termination)
         # Positions seen before an irreversible ply can never recur: leave them out.
         now = _irreversible(state.board, tuple(state.pools))
-        lengths = [0, 0]
+        keys: tuple[list[int], list[int]] = ([], [])
         for seen, count in state._seen.items():
             side, totals, key = seen_entry(seen)
-            if totals != now:
-                continue
-            start = HISTORY + side * capacity + lengths[side]
-            lengths[side] += count
-            if lengths[side] > capacity:
-                raise ValueError("Carnyx kernel: the repetition history exceeds its capacity")
-            s[start : start + count] = [key] * count
-        s[HISTORY_LENGTH : HISTORY_LENGTH + 2] = lengths
+            if totals == now:
+                keys[side].extend([key] * count)
+        for side, history in enumerate(keys):
+            start = HISTORY + side * capacity
+            s[HISTORY_LENGTH + side], s[NODE + side] = lay_out(history, capacity, s, start)
         return np.array(s, dtype=np.int64)
 
     return encode
@@ -218,11 +223,15 @@ def decoder(game: Carnyx) -> Callable[[KernelArray], State]:
     return decode
 
 
-def make_kernel(game: Game) -> Kernel:
-    """The compiled twin of ``game`` (its options resolved into the parameters)."""
+def make_kernel(game: Game, history: int | None = None) -> Kernel:
+    """The compiled twin of ``game`` (its options resolved into the parameters).
+
+    ``history`` overrides the keys a side's history holds in the state (tests use a few, so
+    that most go to the store); by default :func:`history_capacity`.
+    """
     if not isinstance(game, Carnyx):
         raise TypeError(f"not a Carnyx game: {game!r}")
-    params = make_params(game)
+    params = make_params(game, history_capacity(game) if history is None else history)
     return Kernel(
         game=game,
         params=params,

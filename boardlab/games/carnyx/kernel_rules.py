@@ -7,8 +7,8 @@ bitmask, the last-ply marker (0 none, 1 ``x``, 2 ``p``), the ply, the outcome (s
 winner or -1 for a draw, termination code), the incremental Zobrist key of position-text
 fields 1-6, bitmasks of the squares each colour controls and of the remembered squares (so
 that the end check and the no-return clean-up need no scan), and the repetition history:
-94 numbers plus the history (148 keys a side under the default ``max_plies=300``, 3.1 KB in
-all; the history is what the repetition rule needs, the position itself is 752 bytes).
+96 numbers plus the history (148 keys a side under the default ``max_plies=300``, 3.1 KB in
+all; the history is what the repetition rule needs, the position itself is 768 bytes).
 
 Bounds. Stacks hold at most 26 pieces and a pool at most 26: with ``conversion=supply`` each
 colour's pieces on the board and in its pools never exceed 13 (a piece only leaves play), and
@@ -19,10 +19,12 @@ Repetition history: the keys of the turn starts since the last *irreversible* pl
 supply never grows, and with ``conversion=supply`` neither does the total of pieces on the
 board and in the pools; so after a ply that lowers either, no earlier position can recur and
 the history restarts there (exactly). Between restarts there is one entry per ply, kept per
-side to move, so with a ply cap each side's history holds at most ``(max_plies - 5 + 1) // 2``
-entries (play starts at ply 6, and the position at the cap is still counted); the capacity is
-that, at most ``HISTORY_LIMIT``. A game with no ply cap (or a larger one) that goes on longer
-without an irreversible ply raises ``RuntimeError`` instead of miscounting.
+side to move, so with a ply cap each side's history holds at most ``(max_plies - 4) // 2``
+entries (play starts at ply 6, a side moves every other ply, and the position at the cap is
+still counted; the parser admits no position of normal play before ply 6 or of the wrong
+parity); the capacity is that, at most ``INLINE_LIMIT``. Nothing else bounds a stretch without
+an irreversible ply: with no ply cap (or a larger one) each side's older keys move to the store
+of :mod:`boardlab.core.kernel_history` (``NODE + side`` names them), exact for any length.
 
 ``legal`` writes at most ``MAX_LEGAL`` ids: per square 3 moves, except that a single on the
 far rank has 2 sideways moves and an exit with up to 5 re-entry squares (20 x 3 + 5 x 7), plus
@@ -34,6 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from boardlab.core.jit import njit
+from boardlab.core.kernel_history import record
 from boardlab.games.carnyx.board import (
     CENTRE,
     DEPLOY_BASE,
@@ -46,7 +49,6 @@ from boardlab.games.carnyx.board import (
 )
 
 MAX_LEGAL = 101
-HISTORY_LIMIT = 1024
 LEVELS = 32
 """Zobrist rows per square (stack levels) and per pool (values)."""
 
@@ -85,7 +87,9 @@ CONTROL = KEY + 1
 REMEMBERED = CONTROL + 2
 """The squares with a memory entry, one bit each."""
 HISTORY_LENGTH = REMEMBERED + 1
-HISTORY = HISTORY_LENGTH + 2
+NODE = HISTORY_LENGTH + 2
+"""Dark's and Light's nodes in the store of :mod:`boardlab.core.kernel_history` (0: none)."""
+HISTORY = NODE + 2
 """Dark's history, then Light's: ``P_HISTORY`` entries each."""
 
 MARK_CAPTURE, MARK_PASS = 1, 2
@@ -312,21 +316,13 @@ def _check_shared(p, s, restart):  # type: ignore[no-untyped-def]
         if restart:
             s[HISTORY_LENGTH] = 0
             s[HISTORY_LENGTH + 1] = 0
+            s[NODE] = 0
+            s[NODE + 1] = 0
         # Each side's turn starts are kept apart: a key holds the side, so only they can match.
         side = s[SIDE]
-        length = s[HISTORY_LENGTH + side]
         capacity = p[P_HISTORY]
-        if length >= capacity:
-            raise RuntimeError("Carnyx kernel: repetition history overflow (see kernel_rules.py)")
         start = HISTORY + side * capacity
-        key = s[KEY]
-        s[start + length] = key
-        length += 1
-        s[HISTORY_LENGTH + side] = length
-        count = 0
-        for i in range(start, start + length):
-            if s[i] == key:
-                count += 1
+        count = record(s, start, capacity, HISTORY_LENGTH + side, NODE + side, s[KEY])
         if count >= limit:
             _end(p, s, END_REPETITION, -1)
             return

@@ -183,19 +183,22 @@ def test_ply_cap() -> None:
     assert state.outcome is not None and state.outcome.termination is Termination.PLY_CAP
 
 
-def test_history_overflow_fails_loudly() -> None:
-    """With no ply cap and no repetition draw in reach, a history beyond its bound raises."""
-    kernel = kernel_of(repetition_draw=100_000, max_plies=0)
+def test_a_history_past_the_states_slots_counts_exactly() -> None:
+    """The start has no memory entries, so the cycle's first position is the one at ply 12: its
+    300th occurrence draws at ply 2,404, after 1,197 turn starts a side, past the 1,024 a
+    side's history keeps in the state without a ply cap (the kernel raised there)."""
+    kernel = kernel_of(repetition_draw=300, max_plies=0)
     state = kernel.game.state_from_text(SHUFFLE)
     s = kernel.encode(state)
-    actions = []
-    for move in CYCLE.split():
-        actions.append(state.parse_action(move))
-        state.play(move)
-    with pytest.raises(RuntimeError, match="history overflow"):
-        for _ in range(kernel.state_size):
-            for action in actions:
-                kernel.apply(kernel.params, s, action)
+    moves = CYCLE.split()
+    while not state.is_terminal():
+        action = state.parse_action(moves[(state.ply - 10) % len(moves)])
+        state.apply_action(action)
+        kernel.apply(kernel.params, s, action)
+        assert bool(kernel.is_over(kernel.params, s)) == state.is_terminal()
+    assert state.outcome is not None and state.outcome.termination is Termination.REPETITION
+    assert state.ply == 12 + 299 * len(moves)
+    compare(kernel, state, s, "at the draw")
 
 
 def test_the_engine_switch_finds_this_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
