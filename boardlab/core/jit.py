@@ -69,7 +69,7 @@ def compiled_sources(package: Path = PACKAGE) -> list[Path]:
         or path.name.endswith("_template.py")
         or (("numba" in text or "core.jit" in text) and _USES_NUMBA.search(text))
     }
-    constants = set()
+    constants: set[Path] = set()
     for path in compiled:
         for module, names in _IMPORT_FROM.findall(texts[path]):
             if any(name.isupper() for name in re.findall(r"(\w+)(?: as \w+)?", names)):
