@@ -19,11 +19,13 @@ int64 (about 9e18 cells of drift; a game cannot make that many moves).
 started; a capture removes a counter for good, so no position before it can recur and the
 history restarts at each capture. Between captures the no-capture cap (``no_capture_rounds =
 R > 0``) ends the game once ``R * k`` turns (``k <= n`` seats in the game) have passed, so at
-most ``R * n + 1`` turn starts are recorded: that is the capacity, exact. With ``R = 0`` (cap
-off) and repetition on, no finite bound exists (a 5-seat random game went past 19,000 turns
-without a capture); the capacity is then ``NO_CAP_HISTORY`` turn starts, and a game that goes
-longer without a capture raises ``RuntimeError`` from ``apply`` rather than miscounting.
-Without repetition no history is kept.
+most ``R * n + 1`` turn starts are recorded: that is the capacity, exact (up to
+``INLINE_LIMIT``). With ``R = 0`` (cap off) and repetition on, no finite bound exists: a
+footprint can drift across the grid for ever without a capture, never repeating a position (a
+5-seat random game went past 19,000 turns without a capture). The state then keeps
+``INLINE_LIMIT`` keys and the older ones move to the store of
+:mod:`boardlab.core.kernel_history`, exact for any length. Without repetition no history is
+kept.
 
 Layout of ``p`` and ``s``: :mod:`kernel_layout`; legal decisions: :mod:`kernel_moves`; applying
 them and the end rules: :mod:`kernel_play`.
@@ -38,6 +40,7 @@ import numpy as np
 
 from boardlab.core.engine import Kernel, KernelArray
 from boardlab.core.game import Game
+from boardlab.core.kernel_history import INLINE_LIMIT, lay_out
 from boardlab.core.outcome import Outcome, Result, Termination
 from boardlab.core.state import State
 from boardlab.games.colosseum_offcuts import notation
@@ -74,6 +77,7 @@ from boardlab.games.colosseum_offcuts.kernel_layout import (
     S_MID,
     S_MODE,
     S_NO_CAPTURE,
+    S_NODE,
     S_PLY,
     S_RESULT,
     S_SETUP,
@@ -94,8 +98,6 @@ from boardlab.games.colosseum_offcuts.kernel_play import (
 )
 from boardlab.games.colosseum_offcuts.state import ColosseumState
 
-NO_CAP_HISTORY = 1 << 14
-"""Turn starts between captures the kernel can count when the no-capture cap is off."""
 _FIRST_KINDS = "fam"
 """Letter of the first action of an open turn by ``s[S_FIRST_KIND]``."""
 _KNOWN_KEYS = 1 << 16
@@ -106,8 +108,8 @@ _RESULTS = {1: Result.WIN, 0: Result.DRAW, -1: Result.LOSS}
 def make_kernel(game: Game, history: int | None = None) -> Kernel:
     """The kernel of ``game`` (a Colosseum Offcuts game with any options).
 
-    ``history`` overrides the repetition history's capacity (tests use a small one to see the
-    overflow fail loudly); by default it is the bound of the module docstring.
+    ``history`` overrides the repetition history's slots in the state (tests use a few, so
+    that most keys go to the store); by default the bound of the module docstring.
     """
     if not isinstance(game, ColosseumOffcuts):
         raise TypeError(f"not a Colosseum Offcuts game: {game!r}")
@@ -115,9 +117,8 @@ def make_kernel(game: Game, history: int | None = None) -> Kernel:
     width = game.window.size
     if history is None:
         rounds = game.no_capture_rounds
-        history = (
-            0 if not game.repetition_draw else rounds * players + 1 if rounds else NO_CAP_HISTORY
-        )
+        bound = rounds * players + 1 if rounds else INLINE_LIMIT
+        history = min(bound, INLINE_LIMIT) if game.repetition_draw else 0
     params = np.full(PARAMS_SIZE, -1, dtype=np.int64)
     params[:P_A2P] = 0
     params[P_PLAYERS] = players
@@ -223,13 +224,7 @@ def _encode(
             found = known[entry] = (entry_counters, key)
         if found[0] == counters:
             history += [found[1]] * count
-    if len(history) > params[P_HISTORY]:
-        raise RuntimeError(
-            f"colosseum kernel: {len(history)} turn starts since the last capture exceed its "
-            f"repetition history of {params[P_HISTORY]}"
-        )
-    s[S_HISTORY : S_HISTORY + len(history)] = history
-    s[S_HISTORY_LEN] = len(history)
+    s[S_HISTORY_LEN], s[S_NODE] = lay_out(history, int(params[P_HISTORY]), s, S_HISTORY)
     s[S_KEY] = fresh_key(params, s)
     return s
 

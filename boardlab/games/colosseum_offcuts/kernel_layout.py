@@ -93,7 +93,9 @@ S_LEVEL = S_CELL + MAX_COUNTERS
 """Height of each counter in its stack, 0 at ground level."""
 S_MODE = S_LEVEL + MAX_COUNTERS
 """1 when the counter is in Attack mode."""
-S_HISTORY = S_MODE + MAX_COUNTERS
+S_NODE = S_MODE + MAX_COUNTERS
+"""The history's node in the store of :mod:`boardlab.core.kernel_history` (0: none)."""
+S_HISTORY = S_NODE + 1
 """The keys of the turn starts since the last capture, ``p[P_HISTORY]`` slots."""
 
 T_LAST_FORTIFICATIONS = 0

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from boardlab.core.engine import KernelArray as Array
+from boardlab.core.kernel_history import record
 from boardlab.games.colosseum_offcuts.kernel_layout import (
     P_A2P,
     P_FORT_RANK,
@@ -39,6 +40,7 @@ from boardlab.games.colosseum_offcuts.kernel_layout import (
     S_MID,
     S_MODE,
     S_NO_CAPTURE,
+    S_NODE,
     S_PLY,
     S_RESULT,
     S_SETUP,
@@ -206,6 +208,7 @@ def apply(p: Array, s: Array, action: int) -> None:
             s[S_CELL + target] = -1
             s[S_FORTS + (target >> 2)] -= 1
             s[S_HISTORY_LEN] = 0  # no earlier position can recur with a counter fewer
+            s[S_NODE] = 0
             height -= 1
         _move_counter(s, mover, dest, height)
     else:
@@ -297,19 +300,7 @@ def _turn_start(p: Array, s: Array) -> None:
         return
     limit = p[P_REPETITION]
     if limit:
-        key = s[S_KEY]
-        length = s[S_HISTORY_LEN]
-        count = 1
-        for i in range(length):
-            if s[S_HISTORY + i] == key:
-                count += 1
-        if length == p[P_HISTORY]:
-            raise RuntimeError(
-                "colosseum kernel: repetition history full (no_capture_rounds=0 allows "
-                "unbounded stretches without a capture; use BOARDLAB_ENGINE=python)"
-            )
-        s[S_HISTORY + length] = key
-        s[S_HISTORY_LEN] = length + 1
+        count = record(s, S_HISTORY, p[P_HISTORY], S_HISTORY_LEN, S_NODE, s[S_KEY])
         if count >= limit:
             _draw(p, s, T_REPETITION)
             return

@@ -225,19 +225,18 @@ def test_a_state_after_a_resignation_encodes_and_plays_on() -> None:
         compare(kernel, left, s, "played on")
 
 
-def test_a_full_history_fails_loudly() -> None:
-    """With the cap off, more turn starts than the history holds raise instead of miscounting."""
+def test_a_history_past_the_states_slots_counts_exactly() -> None:
+    """With the cap off and room for 3 keys, the older turn starts go to the store: the third
+    occurrence of a position still draws (the kernel raised here)."""
     kernel = make_kernel(make(GAME_ID, no_capture_rounds=0), history=3)
     state = kernel.game.state_from_text("2 0,0=1f/1,0=2f/2,0=1b/3,0=2b 1 - 0 0 20")
     s = kernel.encode(state)
-    for move in ("f0,0+f2,0", "f1,0+f1,0"):
+    for move in ["f0,0+f2,0", "f1,0+f1,0", "f0,0+f0,0", "f1,0+f1,0", "f0,0+f0,0"]:
         for action in state.parse_turn(move):
             state.apply_action(action)
             kernel.apply(kernel.params, s, action)
-    first, second = state.parse_turn("f0,0+f0,0")
-    kernel.apply(kernel.params, s, first)
-    with pytest.raises(RuntimeError, match="history full"):
-        kernel.apply(kernel.params, s, second)
+            compare(kernel, state, s, move)
+    assert state.outcome is not None and state.outcome.termination is Termination.REPETITION
 
 
 def test_decisions_far_from_the_origin_keep_their_ids() -> None:
