@@ -45,6 +45,22 @@ def stalling(progress: Progress, keep: Keep | None = None) -> Policy:
     return choose
 
 
+def hastening(progress: Progress) -> Policy:
+    """The stalling policy reversed, to end a long game: a decision that ends it, else one that
+    progresses, else one whose position has occurred most (towards a repetition draw)."""
+
+    def choose(state: State, rng: random.Random) -> int:
+        now = progress(state)
+        scored: dict[tuple[bool, bool, int], list[int]] = {}
+        for action in sorted(state.legal_actions()):
+            child = state.child(action)
+            score = (not child.is_terminal(), progress(child) == now, -child.repetition_count())
+            scored.setdefault(score, []).append(action)
+        return rng.choice(scored[min(scored)])
+
+    return choose
+
+
 def uniform(state: State, rng: random.Random) -> int:
     """A uniformly random legal decision."""
     return rng.choice(sorted(state.legal_actions()))

@@ -21,10 +21,12 @@ began; the kernel keeps only those since the last turn that removed a unit. That
 units are never added in normal play, so a position with more units can never recur. Between
 removals each turn adds one entry and one to the no-capture counter, and the game ends at a
 turn start once that counter reaches ``no_capture_plies`` (after recording it) or the ply
-counter ``max_plies``; so at most ``min(no_capture_plies + 1, max_plies)`` entries are live
-(101 with the default options). With both caps off the history holds ``UNCAPPED_HISTORY``
-entries and the kernel raises ``RuntimeError`` rather than go past it; with
-``repetition_draw=0`` it holds none.
+counter ``max_plies`` (normal play starts at ply 2); so at most ``min(no_capture_plies + 1,
+max_plies)`` entries are live (101 with the default options), which the state holds up to
+``INLINE_LIMIT``. With both caps off nothing bounds a stretch without a removal: the state
+holds ``INLINE_LIMIT`` entries and the older ones move to the store of
+:mod:`boardlab.core.kernel_history`, exact for any length. With ``repetition_draw=0`` it holds
+none.
 
 **Hidden deployment.** ``encode`` accepts a seat's view (``state.view_state(seat)``): the
 hidden zone is empty on its board and ``veiled`` names the hidden side. The kernel then plays
@@ -48,6 +50,7 @@ from typing import cast
 import numpy as np
 
 from boardlab.core.engine import Kernel, KernelArray
+from boardlab.core.kernel_history import INLINE_LIMIT, lay_out
 from boardlab.core.outcome import Outcome, Termination
 from boardlab.games.cyvasse import kernel_rules as rules
 from boardlab.games.cyvasse.board import (
@@ -105,6 +108,7 @@ from boardlab.games.cyvasse.kernel_rules import (
     S_JUMP_TO,
     S_KEY,
     S_NO_CAPTURE,
+    S_NODE,
     S_PASSED,
     S_PLACED,
     S_PLY,
@@ -127,9 +131,6 @@ TERMINATIONS = (
 )
 """Termination codes of the state's ``S_TERMINATION`` slot (``kernel_rules.T_*``)."""
 
-UNCAPPED_HISTORY = 1000
-"""Repetition history entries when neither no_capture_plies nor max_plies bounds it."""
-
 ZOBRIST = np.random.default_rng(20_2015).integers(
     -(2**63), 2**63 - 1, size=NUM_HEXES * (CELLS + 2) + 4, dtype=np.int64
 )
@@ -141,17 +142,19 @@ _SIDE_KEY, _PASSED_KEY = (int(x) for x in ZOBRIST[-4:-2])
 
 
 def history_capacity(game: Cyvasse) -> int:
-    """The most repetition-history entries a game can need (see the module docstring)."""
+    """The repetition-history entries the state holds: all a game can need, at most
+    ``INLINE_LIMIT`` (see the module docstring)."""
     if not game.repetition_draw:
         return 0
     bounds = [game.no_capture_plies + 1] if game.no_capture_plies else []
     if game.max_plies:
         bounds.append(game.max_plies)
-    return min(bounds) if bounds else UNCAPPED_HISTORY
+    return min([*bounds, INLINE_LIMIT])
 
 
-def make_params(game: Cyvasse) -> KernelArray:
-    """The parameter array of a game: board tables, unit stats, options, Zobrist numbers."""
+def make_params(game: Cyvasse, history: int | None = None) -> KernelArray:
+    """The parameter array of a game: board tables, unit stats, options, Zobrist numbers;
+    ``history`` keys in the state (by default :func:`history_capacity`)."""
     p = np.full(PARAMS_SIZE, -1, dtype=np.int64)
     p[P_NEIGHBOUR_SETS : P_NEIGHBOUR_SETS + NUM_HEXES * 2] = 0
     p[P_IN_RANGE : P_IN_RANGE + NUM_HEXES * 6] = 0
@@ -184,7 +187,7 @@ def make_params(game: Cyvasse) -> KernelArray:
     p[P_NO_CAPTURE_CAP] = game.no_capture_plies
     p[P_MAX_PLIES] = game.max_plies
     p[P_REPETITION] = game.repetition_draw
-    p[P_HISTORY_CAP] = history_capacity(game)
+    p[P_HISTORY_CAP] = history_capacity(game) if history is None else history
     p[P_ZOBRIST : P_ZOBRIST + NUM_HEXES * CELLS] = ZOBRIST[: NUM_HEXES * CELLS]
     rest = ZOBRIST[NUM_HEXES * CELLS :]
     p[P_Z_JUMP_FROM : P_Z_JUMP_FROM + NUM_HEXES] = rest[:NUM_HEXES]
@@ -257,10 +260,8 @@ def encode(p: KernelArray, state: CyvasseState) -> KernelArray:
         board, side, passed = cast(tuple[bytes, int, bool], seen)
         if board.count(0) == empty:
             history += [_board_key(board, side, passed)] * count
-    if capacity and len(history) > capacity:
-        raise ValueError(f"the repetition history has {len(history)} positions; at most {capacity}")
-    s[S_HISTORY_LEN] = len(history) if capacity else 0
-    s[S_HISTORY : S_HISTORY + len(history)] = history if capacity else []
+    if capacity:
+        s[S_HISTORY_LEN], s[S_NODE] = lay_out(history, capacity, s, S_HISTORY)
     return s
 
 
@@ -300,9 +301,10 @@ def max_legal(game: Cyvasse) -> int:
     return max(MAX_ITEMS, units * MAX_TARGETS + 1)
 
 
-def make_kernel(game: Cyvasse) -> Kernel:
-    """The compiled kernel of a Cyvasse game with its options."""
-    p = make_params(game)
+def make_kernel(game: Cyvasse, history: int | None = None) -> Kernel:
+    """The compiled kernel of a Cyvasse game with its options; ``history`` overrides the keys
+    the state holds (tests use a few, so that most go to the store)."""
+    p = make_params(game, history)
     return Kernel(
         game=game,
         params=p,

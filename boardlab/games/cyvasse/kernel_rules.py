@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from boardlab.core.jit import numba, trailing_zeros
+from boardlab.core.kernel_history import record
 
 # Reference constants (units.py, state.py) repeated as plain ints so Numba folds them.
 N = 91
@@ -94,7 +95,8 @@ S_WINNER = S_STATUS + 1  # -1 for a draw
 S_TERMINATION = S_WINNER + 1  # index into kernel.TERMINATIONS
 S_KEY = S_TERMINATION + 1
 S_HISTORY_LEN = S_KEY + 1
-S_HISTORY = S_HISTORY_LEN + 1  # P_HISTORY_CAP keys of turn starts since the last capture
+S_NODE = S_HISTORY_LEN + 1  # the history's node in core.kernel_history's store (0: none)
+S_HISTORY = S_NODE + 1  # P_HISTORY_CAP keys of turn starts since the last capture
 
 T_KING_CAPTURED, T_FORCED_PASSES, T_REPETITION, T_NO_CAPTURE, T_PLY_CAP = range(5)
 
@@ -377,6 +379,7 @@ def _end_turn(p: np.ndarray, s: np.ndarray, captured: bool) -> None:
     if captured:
         s[S_NO_CAPTURE] = 0
         s[S_HISTORY_LEN] = 0
+        s[S_NODE] = 0
     else:
         s[S_NO_CAPTURE] += 1
     s[S_PLY] += 1
@@ -490,16 +493,7 @@ def _shared_rules(p: np.ndarray, s: np.ndarray) -> None:
     """``State._check_shared_rules`` at a turn start: repetition, no-capture cap, ply cap."""
     limit = p[P_REPETITION]
     if limit and not s[S_DEPLOYING]:
-        key = s[S_KEY]
-        length = s[S_HISTORY_LEN]
-        count = 1
-        for i in range(length):
-            if s[S_HISTORY + i] == key:
-                count += 1
-        if length >= p[P_HISTORY_CAP]:
-            raise RuntimeError("cyvasse kernel: repetition history full (see kernel.py)")
-        s[S_HISTORY + length] = key
-        s[S_HISTORY_LEN] = length + 1
+        count = record(s, S_HISTORY, p[P_HISTORY_CAP], S_HISTORY_LEN, S_NODE, s[S_KEY])
         if count >= limit:
             _finish(s, -1, T_REPETITION)
             return
