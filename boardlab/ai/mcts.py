@@ -103,7 +103,8 @@ class MctsBot(Bot):
             try:
                 return self._choose_compiled(tree, state, deadline, limit)
             except RuntimeError:
-                # The kernel cannot hold this game: search it afresh on the reference engine.
+                # A kernel error (every kernel plays every legal game, so a bug): search the
+                # position afresh on the reference engine.
                 tree.root = None
         player = state.current_player
         actions = state.legal_actions()

@@ -64,10 +64,10 @@ def play_compiled(
 
     It cannot without a kernel, when a bot is not the random bot, while whole-turn presets
     may be played (the bots play them from reference states: see :class:`Decisions` for a
-    game that goes to the kernel once they are over), or when the kernel cannot
-    hold the game (e.g. a repetition history past its bound): the caller then plays on the
-    reference. The whole game is one compiled call (``random_game_template.py``); the bots are
-    left untouched (their generators are copied), so a fallback plays the same game.
+    game that goes to the kernel once they are over), or should the kernel fail (a bug: every
+    kernel plays every legal game to its end): the caller then plays on the reference. The
+    whole game is one compiled call (``random_game_template.py``); the bots are left untouched
+    (their generators are copied), so a fallback plays the same game.
     ``evaluations`` asks for every seat's evaluation at every decision (given only where the
     game has a compiled one).
     """
@@ -121,7 +121,7 @@ def play_compiled(
                 start.NEGATED_HEURISTIC,
                 kernel.max_legal,
             )
-        except RuntimeError:  # a bound of the kernel (see its module): the reference plays it
+        except RuntimeError:  # a kernel bug: the reference plays the game
             return None
         played.actions += actions[:count].tolist()
         played.choices += choices[:count].tolist()
