@@ -28,6 +28,7 @@ from multiprocessing.connection import Connection
 
 from boardlab.ai.players import make_bot
 from boardlab.ai.prepare import prepare_bots
+from boardlab.core.records import Turn, apply_turn
 from boardlab.core.registry import make
 
 _prepared: dict[str, str] = {}
@@ -37,13 +38,15 @@ _SAY_AFTER = 5.0
 
 
 def bot_turn(
-    game_id: str, options: dict[str, str], turns: list[str], seat: int, spec: str, seed: int
+    game_id: str, options: dict[str, str], turns: list[Turn], seat: int, spec: str, seed: int
 ) -> list[str]:
-    """The decisions of ``seat``'s next turn as bot ``spec`` chooses them (runs in a worker)."""
+    """The decisions of ``seat``'s next turn as bot ``spec`` chooses them (runs in a worker).
+    The turns are replayed as the match applies them: a resignation of a seat whose rivals
+    play on included."""
     game = make(game_id, **options)
     state = game.new_initial_state()
     for turn in turns:
-        state.play(turn)
+        state = apply_turn(state, turn)
     bot = make_bot(spec, game, seed)
     if bot is None:
         raise ValueError(f"{spec!r} is not a bot")
@@ -64,10 +67,11 @@ class BotPool(ProcessPoolExecutor):
     says how that went)."""
 
     def __init__(self, workers: int, prepare: tuple[str, ...] = ()) -> None:
-        self._reader, self._lifeline = multiprocessing.Pipe(duplex=False)
+        context = multiprocessing.get_context("forkserver")
+        self._reader, self._lifeline = context.Pipe(duplex=False)
         super().__init__(
             max_workers=workers,
-            mp_context=multiprocessing.get_context("forkserver"),
+            mp_context=context,
             initializer=_start_worker,
             initargs=(self._reader, prepare),
         )
@@ -81,10 +85,10 @@ class BotPool(ProcessPoolExecutor):
         self._reader.close()
 
 
-def worker_status() -> dict[str, str]:
-    """Each prepared game's state in this worker: ``ready``, or ``failed`` (runs in a worker,
-    which takes it only once its initializer is done)."""
-    return dict(_prepared)
+def worker_status() -> tuple[int, dict[str, str]]:
+    """This worker's process id and each prepared game's state in it: ``ready`` or
+    ``failed`` (a worker takes a call only once its initializer is done)."""
+    return os.getpid(), dict(_prepared)
 
 
 def _start_worker(lifeline: Connection, games: tuple[str, ...]) -> None:

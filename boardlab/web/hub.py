@@ -24,12 +24,13 @@ from collections.abc import Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from boardlab.ai.players import timed_spec
 from boardlab.core.registry import game_ids
+from boardlab.web.bot_queue import BOTS, CLOCKED, PLAYER, BotQueue
 from boardlab.web.bots import BotPool, bot_turn, worker_status
 from boardlab.web.errors import ApiError
 from boardlab.web.restore import load_session
@@ -38,6 +39,7 @@ from boardlab.web.store import Event, MatchConfig, Store, StoreConflict, StoredM
 from boardlab.web.tokens import seats_held, seats_of
 
 LOG = logging.getLogger("boardlab.web")
+T = TypeVar("T")
 ACTIVE_SCAN_LIMIT = 1_000_000
 DEFAULT_LIVE_MATCHES = 500
 """How many match sessions are kept in memory by default (``boardlab serve --live-matches``)."""
@@ -47,6 +49,10 @@ SEND_SECONDS = 5.0
 """How long one message may take to reach a client's socket before the client is dropped."""
 STALE = "the match has changed meanwhile; reload it"
 PREPARING = "Preparing the bot (first start only)…"
+READY_POLL_SECONDS = 0.2
+"""How often the start asks the bot workers again whether all of them are ready."""
+MAX_OWNERS = 100_000
+"""Owners of matches remembered at most (a few MB)."""
 RETRY_SECONDS = (5.0, 30.0, 120.0)
 """How long after each failed search the bot tries again; after the last, it stops."""
 
@@ -54,6 +60,14 @@ RETRY_SECONDS = (5.0, 30.0, 120.0)
 def now() -> str:
     """The time in the store's format (UTC, ISO 8601, microseconds so order is exact)."""
     return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def search_class(session: MatchSession) -> int:
+    """How urgent a bot search of ``session`` is (:mod:`boardlab.web.bot_queue`)."""
+    if all(seat.kind == "bot" for seat in session.config.seats):
+        return BOTS
+    clocks = session.clocks
+    return CLOCKED if clocks is not None and not clocks.control.days else PLAYER
 
 
 class BotFailure(Exception):
@@ -94,6 +108,10 @@ class Hub:
     bot_failures: int = 0
     """Bot searches that failed since the server started (``GET /api/health``)."""
     retries: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
+    queue: BotQueue = field(init=False)
+    owners: dict[str, str] = field(default_factory=dict)
+    """Who created each match created since the start (its client address): bot time is
+    shared fairly between owners."""
     readiness: dict[str, str] = field(default_factory=dict)
     """Each game's bots: ``preparing``, ``ready`` or ``failed`` (``GET /api/health``)."""
 
@@ -101,6 +119,7 @@ class Hub:
         if self.live_matches < 1:
             raise ValueError("live_matches must be at least 1")
         self.pool = BotPool(self.workers, tuple(game_ids()) if self.prepare else ())
+        self.queue = BotQueue(self.workers, bots_share=max(1, self.workers // 2))
 
     # -- sessions -------------------------------------------------------------------------
 
@@ -148,9 +167,16 @@ class Hub:
         """The seats of ``session`` that ``client``'s tokens hold now."""
         return seats_of(client.digests, [seat.token_hash for seat in session.config.seats])
 
-    def create(self, config: MatchConfig, events: Sequence[Event] = ()) -> MatchSession:
+    def create(
+        self, config: MatchConfig, events: Sequence[Event] = (), owner: str | None = None
+    ) -> MatchSession:
         """Store a new match, its first ``events`` already played (a match played on from an
-        analysed position), and start its bot if a bot moves first."""
+        analysed position), and start its bot if a bot moves first; ``owner`` (the creator's
+        address) shares the bot time with the other owners."""
+        if owner is not None:
+            if len(self.owners) >= MAX_OWNERS:
+                self.owners.clear()  # a bound on memory; forgotten owners share as unknown
+            self.owners[config.id] = owner
         # Built first, as a restart would build it: a match that cannot be is never stored.
         # The first events (a line played on from the analysis board) happened at its creation.
         events = tuple(event if event.at else replace(event, at=config.created) for event in events)
@@ -283,20 +309,25 @@ class Hub:
             "Preparing the bots of every game (after an install or an upgrade this compiles "
             "them once: up to a few minutes)…"
         )
-        loop = asyncio.get_running_loop()
-        while True:
-            # One call per worker: each one sent while no worker is idle starts another, and a
-            # worker takes a call only once it has prepared the bots.
-            calls = [loop.run_in_executor(self.pool, worker_status) for _ in range(self.workers)]
-            for call in calls:
-                # The calls not awaited below are read here, so none is logged as unread.
-                call.add_done_callback(lambda done: done.cancelled() or done.exception())
-            try:
-                status = await next(asyncio.as_completed(calls))
-                break
-            except BrokenProcessPool:
-                self.renew_pool()
-        self.readiness = {game: status.get(game, "failed") for game in games}
+        seen: dict[int, dict[str, str]] = {}
+        while len(seen) < self.workers:
+            # A worker takes a call only once it has prepared the bots: calls are sent until
+            # every worker has answered one (one sent while none is idle starts a worker).
+            calls = [self.run(worker_status) for _ in range(self.workers - len(seen))]
+            for answer in await asyncio.gather(*calls, return_exceptions=True):
+                if isinstance(answer, BrokenProcessPool):
+                    seen.clear()  # a worker died preparing: the pool was renewed
+                elif isinstance(answer, BaseException):
+                    raise answer
+                else:
+                    seen[answer[0]] = answer[1]
+            if len(seen) < self.workers:
+                await asyncio.sleep(READY_POLL_SECONDS)
+        states = list(seen.values())
+        self.readiness = {
+            game: "ready" if all(state.get(game) == "ready" for state in states) else "failed"
+            for game in games
+        }
         self.bots_ready.set()
         failed = [game for game, state in self.readiness.items() if state != "ready"]
         seconds = time.monotonic() - started
@@ -327,9 +358,6 @@ class Hub:
             self._note(session, "preparing", PREPARING)
             await self.bots_ready.wait()
         spec = session.config.seats[seat].bot or "random"
-        if session.clocks is not None:
-            # The bot's thinking is charged to its clock: it gets a share of what is left.
-            spec = timed_spec(spec, session.game, session.clocks.bot_budget(datetime.now(UTC)))
         self._note(session, "thinking", None)
         self.send_all(session, {"type": "thinking", "seat": seat})
         try:
@@ -412,23 +440,38 @@ class Hub:
             self.broadcast(session)
 
     async def _search(self, session: MatchSession, seat: int, spec: str) -> list[str]:
-        """The bot's turn from a worker process; a broken pool (a worker killed) is replaced.
-        Raises BotFailure when there is none: nothing else moves in the bot's place."""
-        turns = [turn.text for turn in session.turns]
-        loop = asyncio.get_running_loop()
+        """The bot's turn from a worker process, once the match's turn at the workers has come
+        (:mod:`boardlab.web.bot_queue`); a broken pool (a worker killed) is replaced. Raises
+        BotFailure when there is none: nothing else moves in the bot's place."""
+        turns = list(session.turns)
         seed = random.SystemRandom().randrange(2**31)
         game, options = session.game.id, session.config.options
-        try:
-            decisions: list[str] = await loop.run_in_executor(
-                self.pool, bot_turn, game, options, turns, seat, spec, seed
-            )
-        except BrokenProcessPool as error:
-            self.renew_pool()
-            raise BotFailure("its worker process died") from error
-        except Exception as error:
-            # Whatever went wrong in the search, the server and the match go on.
-            raise BotFailure(f"{type(error).__name__}: {error}") from error
+        owner = self.owners.get(session.id, f"match {session.id}")
+        async with self.queue.slot(search_class(session), owner):
+            if session.clocks is not None:
+                # The bot's thinking is charged to its clock: it gets a share of what is left
+                # now that it starts (its wait for a worker was charged too).
+                budget = session.clocks.bot_budget(datetime.now(UTC))
+                spec = timed_spec(spec, session.game, budget)
+            try:
+                decisions = await self.run(bot_turn, game, options, turns, seat, spec, seed)
+            except BrokenProcessPool as error:
+                raise BotFailure("its worker process died") from error
+            except Exception as error:
+                # Whatever went wrong in the search, the server and the match go on.
+                raise BotFailure(f"{type(error).__name__}: {error}") from error
         return decisions
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in a bot worker; a pool found broken (a worker was killed) is
+        replaced once, however many calls it failed, and the BrokenProcessPool raised."""
+        pool = self.pool
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, function, *args)
+        except BrokenProcessPool:
+            if self.pool is pool:
+                self.renew_pool()
+            raise
 
     def renew_pool(self) -> None:
         """Replace a broken pool (a worker was killed) by new workers."""

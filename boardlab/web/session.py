@@ -68,9 +68,12 @@ class MatchSession:
         self.lock = asyncio.Lock()
         self.offers = Offers()
         self.clocks: Clocks | None = None
+        # Each seat's time left when the position after N turns began, by N.
+        self._clock_marks: dict[int, list[float]] = {}
         if self.config.clock:
             control = TimeControl.from_text(self.config.clock)
             self.clocks = Clocks(control, len(self.names), self.config.created)
+            self._clock_marks[0] = list(self.clocks.remaining)
             self._turn_begins(self.clocks.since)
         self._views: dict[tuple[int, int | None, str | None, str | None, frozenset[int]], str] = {}
         self._shared: dict[tuple[int, int | None, str | None, str | None, int], str] = {}
@@ -183,6 +186,15 @@ class MatchSession:
         if self.clocks is not None and event.kind in NEW_TURN and event.at:
             at = moment(event.at)
             self.clocks.turn_ends(at, moved=event.kind == "turn")
+            kept = len(self.turns)
+            then = self._clock_marks.get(kept)
+            if event.kind == "takeback" and then is not None:
+                # Nobody gains time by a takeback: each seat keeps the less of what it has and
+                # what it had when that position began (the increments of the undone turns go).
+                self.clocks.remaining = list(map(min, self.clocks.remaining, then))
+            for later in [index for index in self._clock_marks if index > kept]:
+                del self._clock_marks[later]
+            self._clock_marks[kept] = list(self.clocks.remaining)
             self._turn_begins(at)
         self.events.append(event)
         # Cached drawings and views are keyed by the event count: older ones are never used again.

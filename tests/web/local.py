@@ -65,7 +65,9 @@ def serve_here(db: Path) -> Iterator[LocalServer]:
     port = sock.getsockname()[1]
     # As the subprocess servers of conftest.py: no test is refused for making many matches.
     limits = Limits(creation_burst=1_000_000, move_burst=1_000_000, analysis_burst=1_000_000)
-    app = create_app(db, bot_workers=1, limits=limits)
+    # The bots are not prepared at start: these tests are about the session's rules, and the
+    # mutation runs start many servers (the subprocess servers prepare them, as users get).
+    app = create_app(db, bot_workers=1, limits=limits, prepare_bots=False)
     config = uvicorn.Config(app, log_level="warning", access_log=False)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)

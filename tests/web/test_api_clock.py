@@ -353,3 +353,23 @@ def test_with_three_seats_a_flag_in_setup_ends_the_game_and_a_rematch_keeps_the_
     status, answer = shared_server.post(f"/api/matches/{match}/rematch", {}, tokens[0])
     assert status == 201
     assert view_of(shared_server, answer["id"])["clock"]["label"] == "1 s+0"
+
+
+def test_a_takeback_against_a_bot_gives_nobody_time(shared_server: Server) -> None:
+    # Move, let the bot answer, take back: six times over. Each move earns 10 s, which the
+    # takeback must take away again (before, 240 s grew to 1,320 s this way).
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "level:easy"}]
+    match, (romans, _) = create(shared_server, clocked({"base": 240, "increment": 10}, seats))
+    assert romans
+    assert turn(shared_server, match, romans, 0, 0, "d1-d3")[0] == 200
+    wait_for_ply(shared_server, match, 2, romans)
+    before = view_of(shared_server, match, romans)["clock"]["remaining"]
+    for _ in range(6):
+        assert turn(shared_server, match, romans, 0, 2, "c1-c3")[0] == 200
+        wait_for_ply(shared_server, match, 4, romans)
+        body = {"seat": 0}
+        status, view = shared_server.post(f"/api/matches/{match}/takeback", body, romans)
+        assert status == 200 and view["ply"] == 2
+        remaining = view["clock"]["remaining"]
+        assert remaining[0] <= before[0] and remaining[1] <= before[1]
+    assert view["status"] == "active"

@@ -87,6 +87,7 @@ def test_huge_integers_in_a_turn_are_400(shared_server: Server) -> None:
         shared_server.url + f"api/matches/{match}/turn", body, method="POST"
     )
     request.add_header("Authorization", f"Bearer {romans}")
+    request.add_header("Content-Type", "application/json")
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=30)
     assert refused.value.code == 400

@@ -39,9 +39,8 @@ async function watchBots() {
   }
   $("bots-status").hidden = bots.ready;
   if (bots.ready) return;
-  const ready = Object.values(bots.games).filter((state) => state === "ready").length;
-  $("bots-status").textContent = "Preparing the bots (first start only): a bot's first move "
-    + `waits until they are ready. ${ready} of ${Object.keys(bots.games).length} games ready.`;
+  $("bots-status").textContent = "Preparing the bots (after an install, the first start "
+    + "compiles them for a few minutes): a bot's first move waits until they are ready.";
   setTimeout(watchBots, BOTS_POLL_MS);
 }
 
