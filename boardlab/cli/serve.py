@@ -6,6 +6,7 @@ import argparse
 import errno
 import fcntl
 import os
+import resource
 import signal
 import socket
 import sqlite3
@@ -23,6 +24,16 @@ DEFAULT_PORT = 8000
 WEBSOCKET_MAX_BYTES = 4096
 LISTEN_BACKLOG = 2048
 """uvicorn's own default: room for many browsers connecting at once."""
+DESCRIPTOR_RESERVE = 100
+"""Descriptors kept from connections for the server's own files: the store and its journal,
+the bot workers' pipes, the event loop's (about 40 in all, measured)."""
+DESCRIPTORS_WANTED = 1 << 16
+"""Where the soft descriptor limit is raised to at start, within the hard one."""
+ADDRESSES_AT_THEIR_CAPS = 8
+"""Addresses whose full connection and websocket caps the descriptors should hold, or the
+operator is told."""
+MIN_CONNECTIONS = 64
+"""Connections below which the server refuses to start: a few browsers would fill them."""
 
 
 def default_db() -> Path:
@@ -95,6 +106,26 @@ LIMIT_OPTIONS = [
         "the analysis board's bot searches per minute",
     ),
     ("--analysis-burst", "analysis_burst", int, "analysis bot searches at once, before the rate"),
+    (
+        "--gets-per-minute",
+        "gets_per_minute",
+        float,
+        "GET requests and websocket handshakes per minute (a past position's picture counts "
+        "4, static files nothing)",
+    ),
+    ("--get-burst", "get_burst", int, "GET requests at once, before the rate"),
+    (
+        "--connections-per-address",
+        "connections_per_address",
+        int,
+        "HTTP connections open at once (further ones are answered 429 and closed)",
+    ),
+    (
+        "--websockets-per-address",
+        "websockets_per_address",
+        int,
+        "websockets open at once (further handshakes are refused with 429)",
+    ),
     ("--header-timeout", "header_seconds", float, "seconds for a request's headers to arrive"),
     ("--body-timeout", "body_seconds", float, "seconds for a request's body to arrive"),
     (
@@ -173,13 +204,44 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def connection_total(limits: Limits) -> int:
+    """The connections the server may hold open at once: its descriptor limit (the soft one
+    raised toward the hard one first) less ``DESCRIPTOR_RESERVE``. A BoardlabError below
+    ``MIN_CONNECTIONS``; a line on stderr if fewer than ``ADDRESSES_AT_THEIR_CAPS`` addresses
+    at their caps fit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = DESCRIPTORS_WANTED if hard == resource.RLIM_INFINITY else min(hard, DESCRIPTORS_WANTED)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (OSError, ValueError):
+            pass  # the soft limit as it was; the checks below say what it holds
+    total = (DESCRIPTORS_WANTED if soft == resource.RLIM_INFINITY else soft) - DESCRIPTOR_RESERVE
+    one = limits.connections_per_address + limits.websockets_per_address
+    if total < MIN_CONNECTIONS:
+        raise BoardlabError(
+            f"the descriptor limit ({soft}) leaves {max(total, 0)} connections, fewer than "
+            f"{MIN_CONNECTIONS}: raise it with ulimit -n"
+        )
+    if total < one * ADDRESSES_AT_THEIR_CAPS:
+        print(
+            f"boardlab: the descriptor limit ({soft}) leaves {total} connections: "
+            f"{total // one} addresses at their caps ({one} each) fill them, and further "
+            "connections are refused (503); raise it with ulimit -n, or lower "
+            "--connections-per-address and --websockets-per-address",
+            file=sys.stderr,
+        )
+    return total
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the web app until Ctrl-C or SIGTERM."""
     try:
         import uvicorn
 
         from boardlab.web.app import create_app
-        from boardlab.web.protocol import header_deadline_protocol
+        from boardlab.web.protocol import ConnectionCaps, header_deadline_protocol
     except ModuleNotFoundError as error:
         raise BoardlabError(
             f"the web app needs the 'web' extra ({error.name} is missing): pip install -e '.[web]'"
@@ -205,6 +267,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"Matches are stored in {db}; stop with Ctrl-C.", flush=True)
 
     limits = Limits(**{field: getattr(args, field) for _, field, _, _ in LIMIT_OPTIONS})
+    proxies = (args.trusted_proxy or "").split(",")
+    caps = ConnectionCaps(
+        limits.connections_per_address,
+        connection_total(limits),
+        exempt=frozenset(address.strip() for address in proxies) - {"", "*"},
+    )
     config = uvicorn.Config(
         create_app(
             db,
@@ -214,7 +282,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             say=lambda line: print(line, file=sys.stderr, flush=True),
             **live,
         ),
-        http=header_deadline_protocol(limits.header_seconds),
+        http=header_deadline_protocol(limits.header_seconds, caps),
         # uvicorn trusts X-Forwarded-For from loopback by default: anyone on the machine
         # could then pick their address, and with it a fresh rate allowance.
         proxy_headers=args.trusted_proxy is not None,

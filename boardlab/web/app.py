@@ -22,6 +22,7 @@ from boardlab.core.render_model import SPECTATOR
 from boardlab.render.svg import render_svg
 from boardlab.web import analysis, api, seating
 from boardlab.web.catalogue import build_catalogue
+from boardlab.web.client_limits import ClientLimits
 from boardlab.web.errors import ApiError
 from boardlab.web.hub import DEFAULT_LIVE_MATCHES, Hub
 from boardlab.web.limits import Limits, RateLimiter
@@ -186,7 +187,7 @@ def create_app(
     ]
     return Starlette(
         routes=routes,
-        middleware=[Middleware(SecurityHeaders)],
+        middleware=[Middleware(SecurityHeaders), Middleware(ClientLimits, limits=limits)],
         exception_handlers={
             ApiError: api_error,
             HTTPException: http_error,

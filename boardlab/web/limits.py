@@ -36,6 +36,14 @@ class Limits:
     analyses_per_minute: float = 20.0
     """Bot searches of the analysis board (each up to a few seconds of a bot worker)."""
     analysis_burst: int = 6
+    gets_per_minute: float = 600.0
+    """GET requests (and websocket handshakes); a fresh picture costs several, static files
+    nothing (``client_limits.get_cost``)."""
+    get_burst: int = 240
+    connections_per_address: int = 32
+    """HTTP connections one address may hold open at once (websockets not included)."""
+    websockets_per_address: int = 16
+    """Websockets one address may hold open at once."""
 
 
 @dataclass
@@ -50,14 +58,17 @@ class RateLimiter:
     burst: int
     buckets: dict[str, tuple[float, float]] = field(default_factory=dict)
 
-    def take(self, address: str) -> None:
-        """Count one request from ``address``, or refuse it (429 with ``Retry-After``)."""
+    def take(self, address: str, cost: float = 1.0) -> None:
+        """Count a request of ``cost`` requests' worth from ``address``, or refuse it (429 with
+        ``Retry-After``). A cost above the burst is charged as the burst, so that a dear
+        request stays possible for a client that waits."""
         now = time.monotonic()
         rate = self.per_minute / 60.0
+        cost = min(cost, float(self.burst))
         tokens, then = self.buckets.get(address, (float(self.burst), now))
         tokens = min(float(self.burst), tokens + (now - then) * rate)
-        if tokens < 1.0:
-            wait = math.ceil((1.0 - tokens) / rate)
+        if tokens < cost:
+            wait = math.ceil((cost - tokens) / rate)
             raise ApiError(
                 429,
                 f"too many {self.what} from your address; try again in {wait} s",
@@ -65,7 +76,7 @@ class RateLimiter:
             )
         if address not in self.buckets and len(self.buckets) >= MAX_ADDRESSES:
             self._forget(now, rate)
-        self.buckets[address] = (tokens - 1.0, now)
+        self.buckets[address] = (tokens - cost, now)
 
     def _forget(self, now: float, rate: float) -> None:
         """Drop the buckets that have filled up again (forgetting them changes nothing), and

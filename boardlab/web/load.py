@@ -244,8 +244,12 @@ def start_server(db: Path) -> tuple[subprocess.Popen[bytes], int]:
         probe.bind((HOST, 0))
         port = probe.getsockname()[1]
     command = [sys.executable, "-m", "boardlab", "serve", "--host", HOST, "--port", str(port)]
-    # One address plays every match here: its rate allowances must not be what is measured.
-    unlimited = ["--creation-burst", "1000000", "--move-burst", "1000000"]
+    # One address plays every match here: its rate allowances and caps must not be what is
+    # measured.
+    unlimited = [
+        *("--creation-burst", "1000000", "--move-burst", "1000000", "--get-burst", "1000000"),
+        *("--connections-per-address", "1000", "--websockets-per-address", "1000"),
+    ]
     process = subprocess.Popen([*command, "--db", str(db), *unlimited], stdout=subprocess.DEVNULL)
     for _ in range(300):
         try:

@@ -32,8 +32,15 @@ UNLIMITED = (
     "1000000",
     "--analysis-burst",
     "1000000",
+    "--get-burst",
+    "1000000",
+    "--connections-per-address",
+    "1000",
+    "--websockets-per-address",
+    "1000",
 )
-"""Rate allowances no test reaches: tests other than the limits' own create many matches."""
+"""Rate allowances and caps no test reaches: tests other than the limits' own create many
+matches, poll views and open many websockets."""
 
 
 def free_port() -> int:
