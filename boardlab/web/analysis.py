@@ -35,6 +35,7 @@ from boardlab.web.creation import bot_specs, make_game, new_match
 from boardlab.web.errors import ApiError
 from boardlab.web.hub import Hub, now
 from boardlab.web.limits import Limits, RateLimiter, client_key
+from boardlab.web.off_loop import ANALYSIS_WORK
 from boardlab.web.requests import (
     MATCH_ID_PATTERN,
     MAX_NAME_CHARS,
@@ -47,6 +48,14 @@ from boardlab.web.store import Event
 
 MAX_LINE = 4000
 """Decisions a line may hold (a long match's moves and a variation)."""
+DECISIONS_PER_MOVE = 100
+"""A line costs one move of the client's allowance per this many decisions (a replay of 100
+decisions and its picture is about the work of one move), on top of the request itself."""
+RECORD_BYTES_PER_MOVE = 1024
+"""A record uploaded costs one move per KiB (a KiB holds about 100 decisions)."""
+MAX_PLAY_ON_TURNS = 500
+"""Turns a match played on from the analysis board may start with: the longest game of the
+default options (Cyvasse's 500 plies), and about 1 MiB of a live session."""
 MAX_RECORD_BYTES = 48 * 1024
 ANALYSIS_SECONDS = 3.0
 """The bot's time budget per analysis request."""
@@ -108,6 +117,13 @@ def _searches(request: Request) -> RateLimiter:
 
 def _count(request: Request, limiter: RateLimiter) -> None:
     limiter.take(client_key(request.client.host if request.client else None))
+
+
+def _charge(request: Request, cost: int) -> None:
+    """Count ``cost`` moves of work (a long line's replay) against the client's allowance."""
+    if cost:
+        moves: RateLimiter = request.app.state.moves
+        moves.take(client_key(request.client.host if request.client else None), cost)
 
 
 def _game(game_id: object, options: object) -> Game:
@@ -208,13 +224,14 @@ def follow(
     return shown[0], turns, shown[1]
 
 
-def position(request: Request, data: dict[str, Any]) -> Position:
+async def position(request: Request, data: dict[str, Any]) -> Position:
     """The position a request's source and line lead to (after ``at`` decisions of the line,
-    when given)."""
+    when given); the line is charged by its length and replayed off the event loop."""
     source = _source(request, data)
     line = _line(data)
     at = field_int(data, "at", 0, len(line)) if "at" in data else None
-    shown, turns, paths = follow(source.state.clone(), line, at)
+    _charge(request, len(line) // DECISIONS_PER_MOVE)
+    shown, turns, paths = await ANALYSIS_WORK.run(follow, source.state.clone(), line, at)
     return Position(source, shown, turns, paths)
 
 
@@ -227,6 +244,8 @@ def _play_on_refusal(where: Position) -> str | None:
         return "play on is possible once nothing in this match is hidden from you"
     if where.source.start is not None:
         return "play on needs a record that begins at the game's start"
+    if len(where.source.before) + len(where.turns) > MAX_PLAY_ON_TURNS:
+        return f"play on is possible from the first {MAX_PLAY_ON_TURNS} turns of a game"
     if where.state.is_terminal():
         return "the game is over in this position"
     if not where.state.turn_start:
@@ -289,7 +308,11 @@ async def post_open(request: Request) -> Response:
     _count(request, request.app.state.moves)
     body = await json_body(request)
     if "record" in body:
-        return JSONResponse(_open_record(body["record"]))
+        record = body["record"]
+        if isinstance(record, str):
+            # Charged before it is read: about a move's worth of decisions in each KiB.
+            _charge(request, len(record) // RECORD_BYTES_PER_MOVE)
+        return JSONResponse(await ANALYSIS_WORK.run(_open_record, record))
     match = body.get("match")
     if not isinstance(match, str):
         raise ApiError(400, "send 'match' (a match id) or 'record' (the text of a record)")
@@ -345,7 +368,7 @@ async def post_position(request: Request) -> Response:
     (a whole Cyvasse lineup) played on at its end."""
     _count(request, request.app.state.moves)
     body = await json_body(request)
-    where = position(request, body)
+    where = await position(request, body)
     preset = body.get("preset")
     if preset is not None:
         if not isinstance(preset, str) or preset not in _presets(where.state):
@@ -357,10 +380,15 @@ async def post_position(request: Request) -> Response:
             probe.apply_action(action)
         # Played where the board stands: whatever of the line came after it gives way.
         kept = _line(body)[: body["at"]] if "at" in body else _line(body)
-        where = position(request, {"source": body.get("source"), "line": [*kept, *extra]})
+        where = await position(request, {"source": body.get("source"), "line": [*kept, *extra]})
+    return Response(await ANALYSIS_WORK.run(_position_json, where), media_type="application/json")
+
+
+def _position_json(where: Position) -> bytes:
+    """The answer of ``post_position``, encoded (drawing and encoding are most of its work)."""
     answer = position_answer(where)
     answer["line"] = [d for turn in where.turns for d in turn.decisions]
-    return JSONResponse(answer)
+    return bytes(JSONResponse(answer).body)
 
 
 async def post_evaluate(request: Request) -> Response:
@@ -370,7 +398,7 @@ async def post_evaluate(request: Request) -> Response:
     spec = body.get("bot")
     if spec not in bot_specs():
         raise ApiError(400, f"'bot' must be one of: {', '.join(bot_specs())}")
-    where = position(request, body)
+    where = await position(request, body)
     if where.state.is_terminal():
         raise ApiError(409, "the game is over in this position")
     state = request.app.state
@@ -421,7 +449,7 @@ async def post_play(request: Request) -> Response:
     _count(request, request.app.state.creations)
     body = await json_body(request)
     # The whole line is the new match's moves: it starts where the line ends.
-    where = position(request, {key: value for key, value in body.items() if key != "at"})
+    where = await position(request, {key: value for key, value in body.items() if key != "at"})
     refusal = _play_on_refusal(where)
     if refusal is not None:
         raise ApiError(409, refusal)
