@@ -4,12 +4,19 @@
 and stops it afterwards; ``shared_server`` is one server for the whole session (tests that do
 not care about other matches in its store). ``start_server`` starts one by hand, for tests that
 kill and restart it on the same database. ``browser`` is Debian's Chromium driven by Playwright.
+
+Every server a test starts has its log read after the test (``clean_server_logs``): a traceback,
+an error line or a bot failure fails the test unless the test declared it with
+``Server.expect_log``.
 """
 
 from __future__ import annotations
 
+import ast
+import functools
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -17,8 +24,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +67,15 @@ class Server:
     db: Path
     port: int
     log: Path
+    checked: int = 0
+    """Bytes of ``log`` already read by the log check (what came before this server)."""
+    expected: list[re.Pattern[str]] = field(default_factory=list)
+    """Log entries the running test declared expected (see :meth:`expect_log`)."""
+
+    def expect_log(self, pattern: str) -> None:
+        """Let this test's server log entries that ``pattern`` (a regular expression) finds:
+        an entry is a line with the traceback under it, if any."""
+        self.expected.append(re.compile(pattern))
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 15.0) -> int:
         """Send ``sig`` and wait for the process to end; returns its exit code."""
@@ -91,6 +107,95 @@ class Server:
         return json_request(self.url, method, path, body, token)
 
 
+ROOT = Path(__file__).resolve().parents[2]
+ERROR_CALLS = frozenset({"error", "exception", "critical", "fatal"})
+"""The logging calls whose lines the log check treats as errors."""
+LOGGERS = re.compile(r"_?(LOG|LOGGER|log|logger)")
+"""How Boardlab names a logger (``LOG = logging.getLogger(...)``)."""
+PLACEHOLDER = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[a-zA-Z%]")
+"""A placeholder of a %-format log message."""
+TRACEBACK = "Traceback (most recent call last):"
+CHAINED = ("The above exception was", "During handling of the above exception")
+REMOTE = re.compile(r"[\w.]*_RemoteTraceback:")
+"""How a worker's exception begins: its traceback, quoted, as the cause of the server's."""
+GENERIC_PROBLEMS = (
+    re.compile(r"ERROR:"),  # uvicorn's own errors (level prefix)
+    re.compile(r"(?i).*\bbots?\b.*\bfail"),  # a bot failure, however it is worded
+)
+
+
+@functools.cache
+def error_lines() -> tuple[re.Pattern[str], ...]:
+    """What starts an error entry in a server's log: each message Boardlab logs at error level
+    (read from the ``LOG.error(...)``/``LOG.exception(...)`` calls of its source, ``%s``
+    standing for anything), uvicorn's ``ERROR:`` prefix, and any line about a failed bot."""
+    found = []
+    for path in sorted((ROOT / "boardlab").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ERROR_CALLS
+                and isinstance(node.func.value, ast.Name)
+                and LOGGERS.fullmatch(node.func.value.id)
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+                and len(re.sub(PLACEHOLDER, "", node.args[0].value).strip()) >= 4
+            ):
+                found.append(_format_pattern(node.args[0].value))
+    return (*found, *GENERIC_PROBLEMS)
+
+
+def _format_pattern(message: str) -> re.Pattern[str]:
+    """A %-format message as a pattern matching its lines (each placeholder: anything)."""
+    parts = re.split(PLACEHOLDER, message)
+    return re.compile(".*?".join(re.escape(part) for part in parts))
+
+
+def log_entries(text: str) -> list[str]:
+    """A server's log cut into entries: each line, with the exception report printed under it
+    (tracebacks, the exception, chained causes, a worker's quoted remote traceback) kept in
+    the same entry."""
+    entries: list[list[str]] = []
+    state = "line"  # or "frames" (inside a traceback), "report" (after its exception)
+    for line in text.splitlines():
+        plain = bool(line.strip()) and not line[0].isspace()
+        if line.startswith(TRACEBACK):
+            state, continued = "frames", True
+        elif REMOTE.match(line):
+            state, continued = "report", True
+        elif state == "frames":
+            # Frames are indented; the first line that is not is the exception.
+            continued = True
+            if plain:
+                state = "report"
+        elif state == "report":
+            continued = not plain or line.startswith(CHAINED) or line == '"""'
+        else:
+            continued = False
+        if not continued or not entries:
+            state = "frames" if line.startswith(TRACEBACK) else "line"
+            entries.append([line])
+        else:
+            entries[-1].append(line)
+    return ["\n".join(entry) for entry in entries]
+
+
+def unexpected_problems(text: str, expected: Iterable[re.Pattern[str]] = ()) -> list[str]:
+    """The entries of a server log ``text`` that hold a traceback, an error line or a bot
+    failure (see :func:`error_lines`), other than those an ``expected`` pattern finds."""
+    allowed = tuple(expected)
+    problems = []
+    for entry in log_entries(text):
+        first = entry.partition("\n")[0]
+        if (TRACEBACK in entry or any(line.match(first) for line in error_lines())) and not any(
+            pattern.search(entry) for pattern in allowed
+        ):
+            problems.append(entry)
+    return problems
+
+
 def json_request(
     url: str, method: str, path: str, body: Any, token: str | None = None
 ) -> tuple[int, Any]:
@@ -111,6 +216,10 @@ def json_request(
         return status, json.loads(text)
     except json.JSONDecodeError:
         return status, text
+
+
+STARTED: list[Server] = []
+"""Servers whose logs are still to be checked (by ``clean_server_logs``)."""
 
 
 def start_server(
@@ -138,8 +247,10 @@ def start_server(
     ]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     with log.open("ab") as out:
+        checked = out.tell()
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
-    server = Server(process, f"http://127.0.0.1:{port}/", db, port, log)
+    server = Server(process, f"http://127.0.0.1:{port}/", db, port, log, checked)
+    STARTED.append(server)
     deadline = time.monotonic() + STARTUP_SECONDS
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -172,3 +283,34 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield running
     finally:
         running.stop()
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Before a web test and its fixtures: forget the servers that have stopped, which tests
+    elsewhere started (``tests/fuzz`` uses :func:`start_server`) and check themselves."""
+    STARTED[:] = [server for server in STARTED if server.process.poll() is None]
+
+
+@pytest.fixture(autouse=True)
+def clean_server_logs() -> Iterator[None]:
+    """After each test, read what the servers started so far logged since the last check
+    (a server that has stopped for the last time): a traceback, an error line or a bot failure
+    the test did not declare with :meth:`Server.expect_log` fails it. Declarations hold for
+    the test that made them."""
+    yield
+    report = []
+    for server in list(STARTED):
+        running = server.process.poll() is None
+        with server.log.open("rb") as log:
+            log.seek(server.checked)
+            text = log.read().decode("utf-8", errors="replace")
+            server.checked = log.tell()
+        problems = unexpected_problems(text, server.expected)
+        server.expected.clear()
+        if not running:
+            STARTED.remove(server)
+        if problems:
+            shown = "\n".join(problems[:5])[-4000:]
+            report.append(f"{server.log} ({len(problems)} unexpected):\n{shown}")
+    if report:
+        pytest.fail("a server logged what the test did not expect:\n" + "\n\n".join(report))

@@ -334,6 +334,9 @@ def test_hostile_analysis_bodies_get_a_sentence_never_a_failure(
 
 def test_a_killed_worker_fails_one_analysis_and_the_next_is_answered(tmp_path: Any) -> None:
     server = start_server(tmp_path / "killed.sqlite3")
+    # The killed worker is logged, and so is the analysis it was running.
+    server.expect_log(r"^a bot worker died; starting new ones$")
+    server.expect_log(r"^the analysis bot level:expert failed")
     try:
         body = {"source": MG, "line": ["a1-a3"], "bot": "level:expert"}
         with ThreadPoolExecutor(1) as pool:

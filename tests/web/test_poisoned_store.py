@@ -127,6 +127,8 @@ def test_unloadable_stored_matches_are_set_aside_and_the_rest_served(tmp_path: P
         )
 
     server = start_server(db)
+    # Each poisoned match is logged once, as it is set aside (asserted below).
+    server.expect_log(r"^match \S+ cannot be loaded and is set aside: ")
     try:
         bad = {poisoned_options, not_json, illegal_event, finished_poisoned}
         status, answer = server.get("/api/matches?limit=200")

@@ -123,6 +123,9 @@ def descendants(pid: int, depth: int = 10, first: int = 1) -> list[int]:
 
 def test_a_killed_bot_worker_does_not_stop_the_game(tmp_path: Path) -> None:
     server = start_server(tmp_path / "boardlab.sqlite3")
+    # The killed worker is logged (asserted below), and so is the search it was running.
+    server.expect_log(r"^a bot worker died; starting new ones$")
+    server.expect_log(r"^bot level:expert could not move in match \S+: its worker process died")
     try:
         seats = [{"kind": "human"}, {"kind": "bot", "bot": "level:expert"}]
         match, (romans, _) = create(server, {"game": "murus-gallicus", "seats": seats})
