@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import errno
 import fcntl
+import ipaddress
 import os
 import resource
 import signal
@@ -17,6 +18,7 @@ from types import FrameType
 
 from boardlab.core.errors import BoardlabError
 from boardlab.web.limits import Limits
+from boardlab.web.origin import host_port
 from boardlab.web.sqlite_store import SqliteStore
 
 DEFAULT_HOST = "127.0.0.1"
@@ -79,6 +81,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="matches kept in memory; idle ones are dropped and reloaded when asked for "
         "(default in docs/web.md)",
+    )
+    parser.add_argument(
+        "--allowed-host",
+        action="append",
+        metavar="NAME",
+        help="a host name this server answers to (repeat for several; default: the address "
+        "it listens on, with localhost for a loopback address; any name when it listens on "
+        "every address). Other Host headers, such as a DNS name rebound to this address, are "
+        "refused",
     )
     parser.add_argument(
         "--no-prepare-bots",
@@ -235,6 +246,21 @@ def connection_total(limits: Limits) -> int:
     return total
 
 
+def allowed_hosts(host: str, named: list[str] | None) -> list[str] | None:
+    """The host names the server answers to: those named, else the address it listens on
+    (with the loopback names for a loopback address); None (any) on every address."""
+    if named:
+        for name in named:
+            if host_port(name) is None:
+                raise BoardlabError(f"--allowed-host {name!r} is not a host name")
+        return named
+    if host in ("0.0.0.0", "::", ""):
+        return None
+    if ipaddress.ip_address(host).is_loopback:
+        return [host, "localhost", "127.0.0.1", "::1"]
+    return [host]
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the web app until Ctrl-C or SIGTERM."""
     try:
@@ -266,6 +292,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"Boardlab is running: open http://{shown}:{port}/", flush=True)
         print(f"Matches are stored in {db}; stop with Ctrl-C.", flush=True)
 
+    if args.trusted_proxy is not None and "*" in args.trusted_proxy.split(","):
+        print(
+            "boardlab: --trusted-proxy '*' believes X-Forwarded-For from every address: each "
+            "client can then choose its own address, and with it fresh rate allowances",
+            file=sys.stderr,
+        )
+    hosts = allowed_hosts(host, args.allowed_host)
+    if hosts is None:
+        print(
+            "boardlab: any host name is answered (listening on every address): name this "
+            "server with --allowed-host to refuse DNS rebinding",
+            file=sys.stderr,
+        )
     limits = Limits(**{field: getattr(args, field) for _, field, _, _ in LIMIT_OPTIONS})
     proxies = (args.trusted_proxy or "").split(",")
     caps = ConnectionCaps(
@@ -279,6 +318,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             ready=ready,
             limits=limits,
             prepare_bots=args.prepare_bots,
+            allowed_hosts=hosts,
             say=lambda line: print(line, file=sys.stderr, flush=True),
             **live,
         ),

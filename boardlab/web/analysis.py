@@ -31,6 +31,7 @@ from boardlab.core.state import State
 from boardlab.render.palette import seat_colour
 from boardlab.render.svg import render_svg
 from boardlab.web.analysis_bot import analyse
+from boardlab.web.bot_queue import PLAYER
 from boardlab.web.creation import bot_specs, make_game, new_match
 from boardlab.web.errors import ApiError
 from boardlab.web.hub import Hub, now
@@ -62,8 +63,10 @@ ANALYSIS_SECONDS = 3.0
 GRACE_SECONDS = 30.0
 """How long past its budget a search may take (a worker's first compile of a kernel) before
 the request gives up on it."""
-ANALYSES_AT_ONCE = 1
-"""Analyses searching at once on the server (they share the bot workers with the matches)."""
+ANALYSES_PER_ADDRESS = 1
+"""Analysis searches one address may have waiting or running at once."""
+ANALYSES_WAITING = 32
+"""Searches (of any kind) waiting for a worker past which the analysis bot is busy (429)."""
 LOG = logging.getLogger("boardlab.web")
 
 
@@ -115,15 +118,19 @@ def _searches(request: Request) -> RateLimiter:
     return limiter
 
 
+def _client(request: Request) -> str:
+    return client_key(request.client.host if request.client else None)
+
+
 def _count(request: Request, limiter: RateLimiter) -> None:
-    limiter.take(client_key(request.client.host if request.client else None))
+    limiter.take(_client(request))
 
 
 def _charge(request: Request, cost: int) -> None:
     """Count ``cost`` moves of work (a long line's replay) against the client's allowance."""
     if cost:
         moves: RateLimiter = request.app.state.moves
-        moves.take(client_key(request.client.host if request.client else None), cost)
+        moves.take(_client(request), cost)
 
 
 def _game(game_id: object, options: object) -> Game:
@@ -162,6 +169,9 @@ def _source(request: Request, data: dict[str, Any]) -> Source:
         return Source(game, game.state_from_text(start), start=start)
     except BoardlabError as error:
         raise ApiError(400, f"bad start position: {error}") from error
+    except ValueError as error:
+        # Python's own refusal: a number past its 4,300-digit conversion limit.
+        raise ApiError(400, "bad start position: a number in it is far too long") from error
 
 
 def _match_source(request: Request, source: dict[str, Any]) -> Source:
@@ -401,34 +411,35 @@ async def post_evaluate(request: Request) -> Response:
     where = await position(request, body)
     if where.state.is_terminal():
         raise ApiError(409, "the game is over in this position")
-    state = request.app.state
-    running = getattr(state, "analyses_running", 0)
-    if running >= ANALYSES_AT_ONCE:
+    hub = _hub(request)
+    owner = _client(request)
+    if hub.queue.waiting_for(owner) >= ANALYSES_PER_ADDRESS:
+        raise ApiError(
+            429,
+            "your last analysis is still running; try again in a few seconds",
+            {"Retry-After": "3"},
+        )
+    if len(hub.queue.waiting) >= ANALYSES_WAITING:
         raise ApiError(
             429, "the analysis bot is busy; try again in a few seconds", {"Retry-After": "3"}
         )
-    state.analyses_running = running + 1
-    hub = _hub(request)
     try:
-        # The bots keep to their time budgets; this bound only frees the server's allowance
-        # should a search never answer.
-        async with asyncio.timeout(ANALYSIS_SECONDS + GRACE_SECONDS):
-            found = await asyncio.get_running_loop().run_in_executor(
-                hub.pool,
-                analyse,
-                where.state,
-                str(spec),
-                ANALYSIS_SECONDS,
-                random.SystemRandom().randrange(2**31),
-            )
+        # Searches wait their turn at the workers fairly between addresses; the bots keep to
+        # their time budgets, and this bound only frees the request should one never answer.
+        async with hub.queue.slot(PLAYER, owner):
+            async with asyncio.timeout(ANALYSIS_SECONDS + GRACE_SECONDS):
+                found = await hub.run(
+                    analyse,
+                    where.state,
+                    str(spec),
+                    ANALYSIS_SECONDS,
+                    random.SystemRandom().randrange(2**31),
+                )
     except BrokenProcessPool as error:
-        hub.renew_pool()
         raise ApiError(503, "the analysis bot failed; try again") from error
     except Exception as error:
         LOG.exception("the analysis bot %s failed", spec)
         raise ApiError(503, "the analysis bot failed; try again") from error
-    finally:
-        state.analyses_running -= 1
     probe = where.state.clone()
     first = probe.parse_action(found["suggestion"])
     targets = list(probe.click_path(first).targets)
@@ -469,5 +480,5 @@ async def post_play(request: Request) -> Response:
         else Event("turn", turn.seat, turn.text)
         for turn in [*where.source.before, *where.turns]
     ]
-    _hub(request).create(config, events)
+    _hub(request).create(config, events, owner=_client(request))
     return JSONResponse(answer, status_code=201)

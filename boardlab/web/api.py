@@ -39,10 +39,15 @@ def _hub(request: Request) -> Hub:
     return hub
 
 
+def _client(request: Request) -> str:
+    """Who asks: the client's address (its /64 for IPv6), as the limits count it."""
+    return client_key(request.client.host if request.client else None)
+
+
 def _count(request: Request, limiter: str) -> None:
     """Count the request against the client's allowance (429 once it is spent)."""
     bucket: RateLimiter = getattr(request.app.state, limiter)
-    bucket.take(client_key(request.client.host if request.client else None))
+    bucket.take(_client(request))
 
 
 def _match(request: Request) -> tuple[Hub, MatchSession]:
@@ -92,7 +97,7 @@ async def create_match(request: Request) -> Response:
     _count(request, "creations")
     body = await json_body(request)
     config, answer = new_match(body, now())
-    _hub(request).create(config)
+    _hub(request).create(config, owner=_client(request))
     return JSONResponse(answer, status_code=201)
 
 
@@ -276,7 +281,7 @@ async def post_rematch(request: Request) -> Response:
         if session.outcome is None:
             raise ApiError(409, "the game is not over yet")
         config = rematch_config(session.config, now())
-        hub.create(config)
+        hub.create(config, owner=_client(request))
         await hub.commit(session, Event("rematch", min(held), config.id))
         return JSONResponse(rematch_answer(config, tokens), status_code=201)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from boardlab.web.errors import ApiError
 from boardlab.web.hub import DEFAULT_LIVE_MATCHES, Hub
 from boardlab.web.limits import Limits, RateLimiter
 from boardlab.web.live import match_socket
+from boardlab.web.origin import CrossSiteGuard
 from boardlab.web.rules import rules_page
 from boardlab.web.sqlite_store import SqliteStore
 
@@ -40,7 +41,7 @@ SECURITY_HEADERS = [
     (
         b"content-security-policy",
         b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
-        b"connect-src 'self'; frame-ancestors 'none'",
+        b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
     ),
 ]
 
@@ -111,7 +112,11 @@ async def http_error(request: Request, exc: Exception) -> Response:
 async def server_error(request: Request, exc: Exception) -> Response:
     """Anything unexpected: logged here, one sentence to the client, never a traceback."""
     LOG.exception("unexpected error on %s %s", request.method, request.url.path)
-    return JSONResponse({"error": "the server failed; nothing was changed"}, status_code=500)
+    # Answered outside the middleware (Starlette's outermost layer): the headers are added here.
+    headers = {key.decode(): value.decode() for key, value in SECURITY_HEADERS}
+    return JSONResponse(
+        {"error": "the server failed; nothing was changed"}, status_code=500, headers=headers
+    )
 
 
 def create_app(
@@ -122,11 +127,13 @@ def create_app(
     live_matches: int = DEFAULT_LIVE_MATCHES,
     prepare_bots: bool = True,
     say: Callable[[str], None] = lambda line: None,
+    allowed_hosts: Sequence[str] | None = None,
 ) -> Starlette:
     """The app, storing its matches in the SQLite file ``db_path`` and keeping at most
     ``live_matches`` of them in memory; ``ready`` is called once it has started and answers
     requests; ``limits`` bound what each client may ask. With ``prepare_bots`` the bot
-    workers load every game's compiled bots at start (``say`` tells the operator how it goes)."""
+    workers load every game's compiled bots at start (``say`` tells the operator how it goes).
+    ``allowed_hosts`` are the names the ``Host`` header may carry (None: any)."""
     limits = limits or Limits()
 
     @asynccontextmanager
@@ -187,7 +194,12 @@ def create_app(
     ]
     return Starlette(
         routes=routes,
-        middleware=[Middleware(SecurityHeaders), Middleware(ClientLimits, limits=limits)],
+        # The headers go on every answer, refusals of the guard included.
+        middleware=[
+            Middleware(SecurityHeaders),
+            Middleware(ClientLimits, limits=limits),
+            Middleware(CrossSiteGuard, hosts=allowed_hosts),
+        ],
         exception_handlers={
             ApiError: api_error,
             HTTPException: http_error,

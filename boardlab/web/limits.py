@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 
 from boardlab.web.errors import ApiError
+from boardlab.web.refusals import REFUSALS
 
 MAX_ADDRESSES = 100_000
 """Buckets kept at most: beyond it the full ones (quiet clients) are dropped, then the oldest."""
@@ -69,6 +70,7 @@ class RateLimiter:
         tokens = min(float(self.burst), tokens + (now - then) * rate)
         if tokens < cost:
             wait = math.ceil((cost - tokens) / rate)
+            REFUSALS.refused(f"{self.what} over the limit (429)", address)
             raise ApiError(
                 429,
                 f"too many {self.what} from your address; try again in {wait} s",
