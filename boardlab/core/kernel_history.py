@@ -116,16 +116,35 @@ def _occurrences(node: int, key: int) -> int:
     return count
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def record(
     s: KernelArray, start: int, capacity: int, length_at: int, node_at: int, key: int
 ) -> int:
     """Add ``key`` to the history in ``s[start : start + capacity]`` (``s[length_at]`` keys
     in use, node ``s[node_at]``); returns its occurrences, this one included.
 
-    A full history first moves its older half to the store: only where the options leave the
-    history unbounded (each kernel's capacity is otherwise the bound).
+    Inlined (a compiled call passing an array costs Numba a reference count on it, both ways);
+    the store's part is a call of its own, made only where the options leave the history
+    unbounded (each kernel's capacity is otherwise the bound, never reached full).
     """
+    length = s[length_at]
+    if length == capacity or s[node_at]:
+        return _record_past(s, start, capacity, length_at, node_at, key)
+    count = 1
+    for i in range(start, start + length):
+        if s[i] == key:
+            count += 1
+    s[start + length] = key
+    s[length_at] = length + 1
+    return count
+
+
+@numba.njit(cache=True)
+def _record_past(
+    s: KernelArray, start: int, capacity: int, length_at: int, node_at: int, key: int
+) -> int:
+    """:func:`record` of a history that is full or has keys in the store: a full one first
+    moves its older half to the store."""
     length = s[length_at]
     if length == capacity:
         half = (capacity + 1) // 2
@@ -133,12 +152,10 @@ def record(
         for i in range(half, length):
             s[start + i - half] = s[start + i]
         length -= half
-    count = 1
+    count = 1 + _occurrences(s[node_at], key)
     for i in range(start, start + length):
         if s[i] == key:
             count += 1
-    if s[node_at]:
-        count += _occurrences(s[node_at], key)
     s[start + length] = key
     s[length_at] = length + 1
     return count
