@@ -1,10 +1,11 @@
-"""Fresh installs as a new user makes them, built once per session.
+"""Fresh installs as a new user makes them, built once for the tests of a module.
 
 ``readme_venv`` runs the install part of README command 1, read from README.md itself, in a
 copy of the repository's tracked files (uncommitted changes included); ``bare_venv`` runs a
 plain ``pip install .`` in another copy. Each runs with a private, empty HOME and
 XDG_CACHE_HOME (so Numba compiles cold, as for a new user); only pip's download cache is
-shared with the machine. Nothing outside the session's temporary folder is written.
+shared with the machine. Nothing outside the session's temporary folder is written, and the
+venvs are deleted once their tests are done.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -154,22 +156,29 @@ def install(folder: Path, command: str, venv_bin: str) -> Install:
     return Install(root, root / venv_bin, env, seconds)
 
 
-@pytest.fixture(scope="session")
+def forget(folder: Path) -> None:
+    """Delete ``folder`` (a venv is hundreds of megabytes) while the session goes on: the
+    deletion only waits on the disk, and pytest's own clean-up finishes what an early exit
+    leaves."""
+    threading.Thread(target=shutil.rmtree, args=(folder, True), daemon=True).start()
+
+
+@pytest.fixture(scope="module")
 def readme_venv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Install]:
-    """A venv made by the install part of README command 1 (deleted after the session)."""
+    """A venv made by the install part of README command 1 (deleted after its tests)."""
     command = readme_command((ROOT / "README.md").read_text(encoding="utf-8"))
     folder = tmp_path_factory.mktemp("readme-install")
     try:
         yield install(folder, command.install, command.venv_bin)
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        forget(folder)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def bare_venv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Install]:
-    """A venv with a bare ``pip install .`` (no extras; deleted after the session)."""
+    """A venv with a bare ``pip install .`` (no extras; deleted after its tests)."""
     folder = tmp_path_factory.mktemp("bare-install")
     try:
         yield install(folder, "python3 -m venv .venv && .venv/bin/pip install -q .", ".venv/bin")
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        forget(folder)
