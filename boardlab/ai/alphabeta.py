@@ -8,8 +8,7 @@ seats this is the "paranoid" search: every rival is assumed to play against the 
 
 Two engines run the same search. The compiled one (:mod:`boardlab.ai.search`) is used when
 :func:`~boardlab.ai.search.compiled_search` gives one for the game; the reference one below,
-through the protocol alone, otherwise (or with ``compiled=false``, or for a position the kernel
-cannot hold). Both add their noise at the root only: a seeded jitter per root move, drawn anew
+through the protocol alone, otherwise (or with ``compiled=false``). Both add their noise at the root only: a seeded jitter per root move, drawn anew
 for each decision, so that a series of games varies while the search below the root keeps its
 cutoffs.
 """
@@ -98,7 +97,7 @@ class AlphaBetaBot(Bot):
     def _choose_compiled(
         self, state: State, actions: list[int], jitter: list[float], fresh: bool
     ) -> int | None:
-        """The compiled search's choice, or None when it cannot search ``state``."""
+        """The compiled search's choice, or None when the game has no compiled search here."""
         if not self._use_compiled or requested_engine() == "python":
             return None
         if self._compiled is None or self._compiled[0] is not state.game:
@@ -119,11 +118,10 @@ class AlphaBetaBot(Bot):
         if fresh:
             search.clear()
         deadline = None if self._time is None else self._deadline.start + self._time
-        try:
-            s = search.kernel.encode(state)
-            result = search.run(s, actions, jitter, self._max_depth, deadline, self._node_cap)
-        except RuntimeError:
-            return None  # the kernel cannot hold this game (e.g. a full repetition history)
+        # A kernel error is a bug (every kernel plays every legal game): it is raised, never
+        # hidden behind the reference engine's search.
+        s = search.kernel.encode(state)
+        result = search.run(s, actions, jitter, self._max_depth, deadline, self._node_cap)
         self._last = {
             "nodes": float(result.nodes),
             "depth": float(result.depth),

@@ -12,7 +12,6 @@ the same decisions on either engine.
 
 from __future__ import annotations
 
-import contextlib
 import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -62,12 +61,11 @@ class GreedyBot(Bot):
         if self._scorer is None or self._scorer[0] is not state.game:
             self._scorer = (state.game, compiled_scorer(state.game))
         scorer = self._scorer[1]
-        scores = None
+        # A kernel error is a bug (every kernel plays every legal game): it is raised, never
+        # hidden behind the reference engine's scores.
         if scorer is not None:
-            # A RuntimeError: the kernel cannot hold this game (docs/engine.md); score it below.
-            with contextlib.suppress(RuntimeError):
-                scores = scorer(state, actions, player)
-        if scores is None:
+            scores = scorer(state, actions, player)
+        else:
             scores = reference_scores(state, actions, player)
         best_action, best_score = actions[0], float("-inf")
         for action, score in zip(actions, scores, strict=True):

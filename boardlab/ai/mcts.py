@@ -11,8 +11,8 @@ With the compiled engine (docs/engine.md) the whole search runs in compiled code
 (:mod:`boardlab.ai.mcts_compiled`): the same algorithm on a tree of arrays, with the kernel's
 random numbers (seeded from the bot's generator) and its order of legal decisions, so a seeded
 search is as deterministic as before but does not choose bit for bit the same moves as the
-reference. A kernel that cannot hold a position (``RuntimeError``, e.g. a full repetition
-history) hands the decision to the reference engine, which searches it afresh.
+reference. Every kernel plays every legal game, so an error of the kernel is a bug: it is
+raised, never handed to the reference engine in silence.
 
 Hidden information: the bot searches from the view it is given. In Cyvasse's deployment the
 view lacks the opponent's items; the acting player's own placements do not depend on them, so
@@ -100,12 +100,9 @@ class MctsBot(Bot):
         limit = self._iters if self._iters is not None else 1 << 62
         tree = self._compiled_tree(state)
         if tree is not None:
-            try:
-                return self._choose_compiled(tree, state, deadline, limit)
-            except RuntimeError:
-                # A kernel error (every kernel plays every legal game, so a bug): search the
-                # position afresh on the reference engine.
-                tree.root = None
+            # A kernel error is a bug (every kernel plays every legal game): it is raised,
+            # never hidden behind the reference engine's search.
+            return self._choose_compiled(tree, state, deadline, limit)
         player = state.current_player
         actions = state.legal_actions()
         winning = _winning_action(state, actions, player)

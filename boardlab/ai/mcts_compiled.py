@@ -79,7 +79,7 @@ class CompiledTree:
         self.evaluated = 0  # leaves scored from Python in the last search
 
     def prepare(self, state: State) -> tuple[KernelArray, list[int]]:
-        """``state`` on the kernel, and its legal actions (``RuntimeError``: cannot hold it)."""
+        """``state`` on the kernel, and its legal actions."""
         s = self.kernel.encode(state)
         count = self.kernel.legal(self.kernel.params, s, self.moves)
         actions: list[int] = self.moves[:count].tolist()

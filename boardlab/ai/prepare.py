@@ -3,8 +3,9 @@
 With the compiled engine, a process's first decision of a game at a level loads that game's
 kernel, evaluation and search from Numba's disk cache, and compiles them on the very first
 start after an install or an upgrade: from seconds to about a minute. :func:`prepare_bots`
-pays that in advance by letting every level decide once, briefly, from a position where each
-has a real choice; the web server runs it in every bot worker at start (docs/bots.md).
+pays that in advance by letting every level make two decisions in a row, briefly, from a
+position where each has a real choice; the web server runs it in every bot worker at start
+(docs/bots.md).
 """
 
 from __future__ import annotations
@@ -35,11 +36,17 @@ def prepare_bots(game_id: str) -> float:
         return 0.0
     for seats in sorted({base.min_players, base.max_players}):
         game = base if seats == base.num_players else make(game_id, players=seats)
-        state = _position_with_a_choice(game)
+        start = _position_with_a_choice(game)
         for level in LEVELS:
             bot = make_bot(timed_spec(f"level:{level}", game, PREPARE_SECONDS), game, 0)
             assert bot is not None
-            bot.choose(state.view_state(state.current_player))
+            # Two decisions in a row: the second one takes the paths of a search that goes on
+            # from the last (MCTS reuses its tree), which compile apart.
+            state = start.clone()
+            for _ in range(2):
+                if state.is_terminal():
+                    break
+                state.apply_action(bot.choose(state.view_state(state.current_player)))
     return time.monotonic() - started
 
 

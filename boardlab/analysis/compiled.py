@@ -62,12 +62,11 @@ def play_compiled(
 ) -> CompiledGame | None:
     """Play ``bots`` from ``start`` to the end on ``game``'s kernel; None when it cannot.
 
-    It cannot without a kernel, when a bot is not the random bot, while whole-turn presets
+    It cannot without a kernel, when a bot is not the random bot, or while whole-turn presets
     may be played (the bots play them from reference states: see :class:`Decisions` for a
-    game that goes to the kernel once they are over), or should the kernel fail (a bug: every
-    kernel plays every legal game to its end): the caller then plays on the reference. The
-    whole game is one compiled call (``random_game_template.py``); the bots are left untouched
-    (their generators are copied), so a fallback plays the same game.
+    game that goes to the kernel once they are over): the caller then plays on the reference.
+    The whole game is one compiled call (``random_game_template.py``); the bots are left
+    untouched (their generators are copied).
     ``evaluations`` asks for every seat's evaluation at every decision (given only where the
     game has a compiled one).
     """
@@ -108,21 +107,20 @@ def play_compiled(
     evals = np.empty((BLOCK if evaluated else 0, seats), dtype=np.float64)
     played = CompiledGame([], [], [] if evaluated else None)
     while True:
-        try:
-            count = driver.random_game(
-                kernel.params,
-                s,
-                generators,
-                seeds,
-                actions,
-                choices,
-                evals,
-                evaluated,
-                start.NEGATED_HEURISTIC,
-                kernel.max_legal,
-            )
-        except RuntimeError:  # a kernel bug: the reference plays the game
-            return None
+        # A kernel error is a bug (every kernel plays every legal game): it is raised, never
+        # hidden by playing the game on the reference engine instead.
+        count = driver.random_game(
+            kernel.params,
+            s,
+            generators,
+            seeds,
+            actions,
+            choices,
+            evals,
+            evaluated,
+            start.NEGATED_HEURISTIC,
+            kernel.max_legal,
+        )
         played.actions += actions[:count].tolist()
         played.choices += choices[:count].tolist()
         if played.evals is not None:
