@@ -23,17 +23,10 @@ from boardlab.ai.levels import LEVELS, level_spec
 from boardlab.ai.players import parse_spec
 from boardlab.core.registry import make
 from tests.install.conftest import ROOT, Install, readme_command
+from tests.install.levels_check import CONFIGS
 from tests.web.conftest import UNLIMITED, free_port, json_request, unexpected_problems
 
 GAMES = ("carnyx", "murus-gallicus", "colosseum-offcuts", "anacund", "cyvasse")
-CONFIGS = (
-    ("carnyx", 2),
-    ("murus-gallicus", 2),
-    ("colosseum-offcuts", 2),
-    ("colosseum-offcuts", 5),
-    ("anacund", 2),
-    ("cyvasse", 2),
-)
 SLACK = 1.0
 """Seconds a bot's turn may take beyond its decisions' time budgets."""
 ANSWER_SECONDS = 60.0
