@@ -8,9 +8,9 @@ seats this is the "paranoid" search: every rival is assumed to play against the 
 
 Two engines run the same search. The compiled one (:mod:`boardlab.ai.search`) is used when
 :func:`~boardlab.ai.search.compiled_search` gives one for the game; the reference one below,
-through the protocol alone, otherwise (or with ``compiled=false``). Both add their noise at the root only: a seeded jitter per root move, drawn anew
-for each decision, so that a series of games varies while the search below the root keeps its
-cutoffs.
+through the protocol alone, otherwise (or with ``compiled=false``). Both add their noise at
+the root only: a seeded jitter per root move, drawn anew for each decision, so that a series of
+games varies while the search below the root keeps its cutoffs.
 """
 
 from __future__ import annotations
