@@ -23,7 +23,7 @@ from boardlab.core.engine import kernel_for
 
 GAME = "murus-gallicus"
 CACHE_SCRIPT = """
-import json, sys
+import json
 import numba  # first, as a user may: the directory must apply all the same
 from boardlab.core import jit
 from boardlab.core.kernel_random import seeded
