@@ -23,6 +23,7 @@ import numpy as np
 
 from boardlab.core.engine import KernelArray
 from boardlab.core.jit import numba
+from boardlab.core.kernel_copy import copy_state
 from boardlab.core.kernel_random import below, next_state
 
 # -- kernel --
@@ -126,7 +127,7 @@ def search(
         ):
             meta[RANDOM] = x
             return FULL
-        work[:] = root
+        copy_state(work, root)
         node = 0
         path[0] = 0
         depth = 1
@@ -224,7 +225,7 @@ def winning_action(
     seat = player(p, s)
     count = legal(p, s, moves)
     for i in range(count):
-        work[:] = s
+        copy_state(work, s)
         action: int = moves[i]
         apply(p, work, action)
         if is_over(p, work):
@@ -257,7 +258,7 @@ def find(
         child: int = nodes[rows[head], CHILD]
         while child >= 0 and examined < limit:
             examined += 1
-            states[tail, :] = states[head]
+            copy_state(states[tail], states[head])
             apply(p, states[tail], nodes[child, ACTION])
             if key(p, states[tail]) == wanted:
                 found[:] = states[tail]

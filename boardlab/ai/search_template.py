@@ -21,6 +21,7 @@ import numpy as np
 
 from boardlab.core.engine import KernelArray
 from boardlab.core.jit import numba
+from boardlab.core.kernel_copy import copy_state
 
 # -- kernel --
 
@@ -227,7 +228,7 @@ def search(
                         scores[ply, i], scores[ply, top] = scores[ply, top], scores[ply, i]
                 done[ply] = i + 1
                 child = ply + 1
-                states[child, :] = states[ply]
+                copy_state(states[child], states[ply])
                 apply(p, states[child], moves[ply, i])
                 shift = jitter[i] if ply == 0 else 0.0
                 a = alpha[ply] - shift

@@ -14,6 +14,7 @@ import numpy as np
 
 from boardlab.core.engine import KernelArray
 from boardlab.core.jit import numba
+from boardlab.core.kernel_copy import copy_state
 from boardlab.core.kernel_random import below, next_state, seeded
 
 # -- kernel --
@@ -47,7 +48,7 @@ def random_playouts(
     x = seeded(seed)
     decisions = 0
     for _ in range(n):
-        work[:] = s
+        copy_state(work, s)
         while True:
             count = legal(p, work, moves)
             if count == 0:
@@ -104,7 +105,7 @@ def perft(p: KernelArray, s: KernelArray, depth: int, max_legal: int) -> int:
             level -= 1
             continue
         child = states[level + 1]
-        child[:] = states[level]
+        copy_state(child, states[level])
         apply(p, child, moves[level, done[level]])
         done[level] += 1
         if level + 2 == depth:  # bulk counting: the leaves are the child's legal decisions
