@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections import Counter
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
@@ -413,7 +414,12 @@ async def post_evaluate(request: Request) -> Response:
         raise ApiError(409, "the game is over in this position")
     hub = _hub(request)
     owner = _client(request)
-    if hub.queue.waiting_for(owner) >= ANALYSES_PER_ADDRESS:
+    state = request.app.state
+    if not hasattr(state, "analysing"):
+        # Per server: the analysis searches of each address waiting or running.
+        state.analysing = Counter()
+    analysing: Counter[str] = state.analysing
+    if analysing[owner] >= ANALYSES_PER_ADDRESS:
         raise ApiError(
             429,
             "your last analysis is still running; try again in a few seconds",
@@ -423,6 +429,7 @@ async def post_evaluate(request: Request) -> Response:
         raise ApiError(
             429, "the analysis bot is busy; try again in a few seconds", {"Retry-After": "3"}
         )
+    analysing[owner] += 1
     try:
         # Searches wait their turn at the workers fairly between addresses; the bots keep to
         # their time budgets, and this bound only frees the request should one never answer.
@@ -440,6 +447,10 @@ async def post_evaluate(request: Request) -> Response:
     except Exception as error:
         LOG.exception("the analysis bot %s failed", spec)
         raise ApiError(503, "the analysis bot failed; try again") from error
+    finally:
+        analysing[owner] -= 1
+        if not analysing[owner]:
+            del analysing[owner]
     probe = where.state.clone()
     first = probe.parse_action(found["suggestion"])
     targets = list(probe.click_path(first).targets)

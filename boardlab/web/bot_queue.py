@@ -63,11 +63,6 @@ class BotQueue:
         finally:
             self._release(waiter)
 
-    def waiting_for(self, owner: str) -> int:
-        """Searches of ``owner`` waiting or running."""
-        running = sum(n for (_, who), n in self.running.items() if who == owner)
-        return running + sum(1 for waiter in self.waiting if waiter.owner == owner)
-
     def _release(self, waiter: _Waiter) -> None:
         self.running[waiter.kind, waiter.owner] -= 1
         self._hand_out()

@@ -227,9 +227,13 @@ def start_server(
     port: int | None = None,
     log: Path | None = None,
     options: Sequence[str] = UNLIMITED,
+    prepare: bool = False,
 ) -> Server:
     """Start ``boardlab serve`` on 127.0.0.1 with ``db`` and ``options``, and wait until it
-    answers."""
+    answers. Its bots are not prepared at start unless ``prepare`` (a test of the bots' own
+    start, of their speed from the first move, or of their fair turns): preparing costs each
+    server start seconds of CPU, which tests of everything else need not pay (the README-install
+    test and those tests check it as users get it)."""
     port = port or free_port()
     log = log or db.with_name(f"{db.stem}-server-{port}.log")
     command = [
@@ -244,6 +248,7 @@ def start_server(
         "--db",
         str(db),
         *options,
+        *(() if prepare else ("--no-prepare-bots",)),
     ]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     with log.open("ab") as out:

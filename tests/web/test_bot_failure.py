@@ -34,7 +34,7 @@ def faulty_server(
     def start(fault: str) -> Server:
         monkeypatch.setenv("PYTHONPATH", str(FAULTS))
         monkeypatch.setenv("BOARDLAB_FAULT", fault)
-        started.append(start_server(tmp_path / "faulty.sqlite3", options=UNLIMITED))
+        started.append(start_server(tmp_path / "faulty.sqlite3", options=UNLIMITED, prepare=True))
         return started[-1]
 
     yield start

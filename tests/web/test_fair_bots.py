@@ -8,15 +8,30 @@ import http.client
 import json
 import threading
 import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-from tests.web.conftest import Server
+import pytest
+
+from tests.web.conftest import Server, start_server
 
 ALL_BOTS = {
     "game": "cyvasse",
     "seats": [{"kind": "bot", "bot": "level:expert"}, {"kind": "bot", "bot": "level:expert"}],
 }
 READY_SECONDS = 240.0
+
+
+@pytest.fixture
+def prepared(tmp_path: Path) -> Iterator[Server]:
+    """A server that prepares its bots at start, as users get it: their first searches are
+    as fast as the later ones."""
+    running = start_server(tmp_path / "fair.sqlite3", prepare=True)
+    try:
+        yield running
+    finally:
+        running.stop()
 
 
 def from_address(
@@ -46,8 +61,9 @@ def wait_until_bots_ready(server: Server) -> None:
 
 
 def test_all_bot_matches_of_one_address_leave_a_person_s_bot_on_a_clock_its_worker(
-    server: Server,
+    prepared: Server,
 ) -> None:
+    server = prepared
     wait_until_bots_ready(server)
     for _ in range(6):
         assert from_address(server, "127.0.0.2", "POST", "/api/matches", ALL_BOTS)[0] == 201
@@ -87,8 +103,9 @@ def test_all_bot_matches_of_one_address_leave_a_person_s_bot_on_a_clock_its_work
 
 
 def test_one_address_asking_the_analysis_bot_without_pause_leaves_others_their_turns(
-    server: Server,
+    prepared: Server,
 ) -> None:
+    server = prepared
     wait_until_bots_ready(server)
     body = {"source": {"game": "carnyx"}, "line": [], "bot": "level:expert"}
     stop = threading.Event()
