@@ -21,7 +21,7 @@ from boardlab.core.outcome import Termination
 from boardlab.core.registry import make
 from boardlab.games.murus_gallicus.kernel import make_kernel
 from boardlab.rl import BoardlabAECEnv, vector
-from boardlab.rl.vector import BatchedGame, seeded_generators
+from boardlab.rl.vector import BatchedGame, VectorEnv, seeded_generators
 from tests.games.murus_gallicus.test_long_games import STALLING
 
 SEED = 4
@@ -72,6 +72,30 @@ def test_batched_games_past_a_tiny_history_on_all_cores(monkeypatch: pytest.Monk
             assert (getattr(batches[0], name) == getattr(batches[1], name)).all(), name
         ended += int(batches[0].terminated.sum())
     assert ended >= n
+
+
+def test_the_vector_env_past_a_tiny_history_on_all_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The learner against the compiled bots, with room for 2 keys in each state (the rest in
+    the store, written by the bots' turns too): what the learner sees is what it sees with the
+    whole history in the states."""
+    n = vector.PARALLEL_FROM
+    options: dict[str, Any] = {"max_plies": 0, "repetition_draw": 2}
+    exact = VectorEnv("murus-gallicus", n, seat=1, **options)
+    monkeypatch.setattr(vector, "kernel_for", lambda game: make_kernel(game, 2))
+    tiny = VectorEnv("murus-gallicus", n, seat=1, **options)
+    seen = [env.reset(seed=9)[0] for env in (tiny, exact)]
+    assert (seen[0] == seen[1]).all()
+    policy = seeded_generators(3, n)
+    ends = 0
+    for _ in range(100):
+        batch = tiny._batch
+        assert batch is not None
+        actions = tiny.batched.random_actions(batch, policy)
+        steps = [env.step(actions) for env in (tiny, exact)]
+        for mine, theirs in zip(steps[0][:4], steps[1][:4], strict=True):
+            assert (mine == theirs).all()
+        ends += int((steps[0][2] | steps[0][3]).sum())
+    assert ends >= n
 
 
 def test_the_pettingzoo_environment_runs_a_game_without_a_sacrifice_to_the_ply_cap() -> None:
