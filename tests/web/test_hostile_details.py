@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 import urllib.request
 from pathlib import Path
 
-from tests.web.conftest import Server, free_port
+from tests.web.conftest import Server, free_port, json_request
 
 
 def test_a_start_position_with_a_4400_digit_number_is_a_400(server: Server) -> None:
@@ -27,17 +28,29 @@ def test_every_answer_forbids_other_bases_and_form_targets(server: Server) -> No
 
 
 def test_a_proxy_trusted_for_every_address_is_said_on_stderr(tmp_path: Path) -> None:
-    command = [sys.executable, "-m", "boardlab", "serve", "--port", str(free_port())]
+    port = free_port()
+    command = [sys.executable, "-m", "boardlab", "serve", "--port", str(port)]
     process = subprocess.Popen(
         [*command, "--db", str(tmp_path / "db.sqlite3"), "--trusted-proxy", "*"],
-        stdout=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
     )
     try:
         assert process.stderr is not None
         line = process.stderr.readline()
-    finally:
+        # Stopped once it answers, as an operator would stop it.
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                json_request(f"http://127.0.0.1:{port}/", "GET", "/api/health", None)
+                break
+            except OSError:
+                time.sleep(0.1)
         process.terminate()
-        process.wait(30)
+        assert process.wait(30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
     assert line.startswith("boardlab: --trusted-proxy '*' believes X-Forwarded-For from every")
