@@ -123,3 +123,36 @@ def test_a_cancelled_wait_leaves_the_queue_and_a_cancelled_search_frees_its_slot
 
     queue = run(scenario())
     assert queue.waiting == [] and queue.running.total() == 0
+
+
+def test_the_class_comes_before_fairness_between_owners() -> None:
+    async def scenario() -> list[str]:
+        queue = BotQueue(2)
+        order: list[str] = []
+        held, blocker, rest = asyncio.Event(), asyncio.Event(), asyncio.Event()
+
+        async def search(kind: int, owner: str, release: asyncio.Event) -> None:
+            async with queue.slot(kind, owner):
+                order.append(owner)
+                await release.wait()
+
+        # "a" already searches; then b (a person's bot) and a's bot on a clock wait.
+        tasks = [
+            asyncio.create_task(search(PLAYER, "a", held)),
+            asyncio.create_task(search(PLAYER, "x", blocker)),
+        ]
+        await asyncio.sleep(0)
+        tasks.append(asyncio.create_task(search(PLAYER, "b", rest)))
+        tasks.append(asyncio.create_task(search(CLOCKED, "a", rest)))
+        await asyncio.sleep(0)
+        blocker.set()
+        for _ in range(5):
+            await asyncio.sleep(0)
+        served = order[2]
+        held.set()
+        rest.set()
+        await asyncio.gather(*tasks)
+        return [served]
+
+    # The clocked search goes first though its owner already has one running.
+    assert run(scenario()) == ["a"]
