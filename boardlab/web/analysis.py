@@ -36,7 +36,7 @@ from boardlab.web.bot_queue import PLAYER
 from boardlab.web.creation import bot_specs, make_game, new_match
 from boardlab.web.errors import ApiError
 from boardlab.web.hub import Hub, now
-from boardlab.web.limits import Limits, RateLimiter, client_key
+from boardlab.web.limits import Limits, RateLimiter, request_key
 from boardlab.web.off_loop import ANALYSIS_WORK
 from boardlab.web.requests import (
     MATCH_ID_PATTERN,
@@ -119,19 +119,15 @@ def _searches(request: Request) -> RateLimiter:
     return limiter
 
 
-def _client(request: Request) -> str:
-    return client_key(request.client.host if request.client else None)
-
-
 def _count(request: Request, limiter: RateLimiter) -> None:
-    limiter.take(_client(request))
+    limiter.take(request_key(request))
 
 
 def _charge(request: Request, cost: int) -> None:
     """Count ``cost`` moves of work (a long line's replay) against the client's allowance."""
     if cost:
         moves: RateLimiter = request.app.state.moves
-        moves.take(_client(request), cost)
+        moves.take(request_key(request), cost)
 
 
 def _game(game_id: object, options: object) -> Game:
@@ -413,7 +409,7 @@ async def post_evaluate(request: Request) -> Response:
     if where.state.is_terminal():
         raise ApiError(409, "the game is over in this position")
     hub = _hub(request)
-    owner = _client(request)
+    owner = request_key(request)
     state = request.app.state
     if not hasattr(state, "analysing"):
         # Per server: the analysis searches of each address waiting or running.
@@ -491,5 +487,5 @@ async def post_play(request: Request) -> Response:
         else Event("turn", turn.seat, turn.text)
         for turn in [*where.source.before, *where.turns]
     ]
-    _hub(request).create(config, events, owner=_client(request))
+    _hub(request).create(config, events, owner=request_key(request))
     return JSONResponse(answer, status_code=201)

@@ -14,7 +14,7 @@ from boardlab.web.clock import TimeControl
 from boardlab.web.creation import new_match, rematch_answer, rematch_config
 from boardlab.web.errors import ApiError
 from boardlab.web.hub import Hub, now, preset_seed
-from boardlab.web.limits import RateLimiter, client_key
+from boardlab.web.limits import RateLimiter, request_key
 from boardlab.web.offers import check_answer, check_offer, offer_kind
 from boardlab.web.requests import (
     MAX_NAME_CHARS,
@@ -39,15 +39,10 @@ def _hub(request: Request) -> Hub:
     return hub
 
 
-def _client(request: Request) -> str:
-    """Who asks: the client's address (its /64 for IPv6), as the limits count it."""
-    return client_key(request.client.host if request.client else None)
-
-
 def _count(request: Request, limiter: str) -> None:
     """Count the request against the client's allowance (429 once it is spent)."""
     bucket: RateLimiter = getattr(request.app.state, limiter)
-    bucket.take(_client(request))
+    bucket.take(request_key(request))
 
 
 def _match(request: Request) -> tuple[Hub, MatchSession]:
@@ -97,7 +92,7 @@ async def create_match(request: Request) -> Response:
     _count(request, "creations")
     body = await json_body(request)
     config, answer = new_match(body, now())
-    _hub(request).create(config, owner=_client(request))
+    _hub(request).create(config, owner=request_key(request))
     return JSONResponse(answer, status_code=201)
 
 
@@ -281,7 +276,7 @@ async def post_rematch(request: Request) -> Response:
         if session.outcome is None:
             raise ApiError(409, "the game is not over yet")
         config = rematch_config(session.config, now())
-        hub.create(config, owner=_client(request))
+        hub.create(config, owner=request_key(request))
         await hub.commit(session, Event("rematch", min(held), config.id))
         return JSONResponse(rematch_answer(config, tokens), status_code=201)
 

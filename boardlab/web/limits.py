@@ -9,9 +9,13 @@ import ipaddress
 import math
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from boardlab.web.errors import ApiError
 from boardlab.web.refusals import REFUSALS
+
+if TYPE_CHECKING:
+    from starlette.requests import Request
 
 MAX_ADDRESSES = 100_000
 """Buckets kept at most: beyond it the full ones (quiet clients) are dropped, then the oldest."""
@@ -104,3 +108,8 @@ def client_key(host: str | None) -> str:
     if address.version == 6:
         return str(ipaddress.ip_network(f"{address}/{IPV6_PREFIX}", strict=False))
     return host
+
+
+def request_key(request: Request) -> str:
+    """Who asks: the bucket of the request's client address (:func:`client_key`)."""
+    return client_key(request.client.host if request.client else None)
