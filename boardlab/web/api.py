@@ -293,7 +293,8 @@ async def get_record(request: Request) -> Response:
 
 async def get_health(request: Request) -> Response:
     """``GET /api/health``: the server answers; the matches it set aside (id and since when);
-    whether the bots are ready, per game, and how many bot searches failed."""
+    whether the bots are ready, per game, and how many bot searches failed; how many matches
+    and turns the server keeps in memory."""
     hub = _hub(request)
     aside = hub.store.set_aside_matches()
     bots = {
@@ -301,10 +302,12 @@ async def get_health(request: Request) -> Response:
         "games": hub.readiness,
         "failures": hub.bot_failures,
     }
+    live = {"matches": len(hub.sessions), "turns": hub.live_turns()}
     return JSONResponse(
         {
             "status": "ok",
             "set_aside": [{"id": id_, "since": since} for id_, _, since in aside],
             "bots": bots,
+            "live": live,
         }
     )

@@ -30,6 +30,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from boardlab.ai.players import timed_spec
 from boardlab.core.registry import game_ids
+from boardlab.web.abandoned import abandoned
 from boardlab.web.bot_queue import BOTS, CLOCKED, PLAYER, BotQueue
 from boardlab.web.bots import BotPool, bot_turn, worker_status
 from boardlab.web.errors import ApiError
@@ -51,6 +52,10 @@ STALE = "the match has changed meanwhile; reload it"
 PREPARING = "Preparing the bot (first start only)…"
 READY_POLL_SECONDS = 0.2
 """How often the start asks the bot workers again whether all of them are ready."""
+LIVE_TURNS = 50_000
+"""Positions kept in memory at most, over all live sessions (each match keeps one per turn:
+0.5-3.5 KB each, so at most about 175 MB); idle ones are dropped past it as past
+``live_matches``."""
 MAX_OWNERS = 100_000
 """Owners of matches remembered at most (a few MB)."""
 RETRY_SECONDS = (5.0, 30.0, 120.0)
@@ -136,18 +141,25 @@ class Hub:
         return session
 
     def _keep(self, session: MatchSession) -> MatchSession:
-        """Make ``session`` the live copy of its match, dropping idle ones over the cap."""
+        """Make ``session`` the live copy of its match, dropping the least recently used idle
+        ones while more than ``live_matches`` or ``LIVE_TURNS`` turns are kept."""
         self.sessions[session.id] = session
         self.sessions.move_to_end(session.id)
         excess = len(self.sessions) - self.live_matches
+        turns = self.live_turns() - LIVE_TURNS
         for old in list(self.sessions.values()):
-            if excess <= 0 or old is session:
+            if (excess <= 0 and turns <= 0) or old is session:
                 break
             if self._idle(old):
                 # Its websocket clients stay: they follow the match id, not this copy.
                 del self.sessions[old.id]
                 excess -= 1
+                turns -= len(old.states)
         return session
+
+    def live_turns(self) -> int:
+        """The positions the live sessions keep (their memory grows with it)."""
+        return sum(len(session.states) for session in self.sessions.values())
 
     @staticmethod
     def _idle(session: MatchSession) -> bool:
@@ -190,10 +202,28 @@ class Hub:
         return session
 
     def resume_bots(self) -> int:
-        """Load every unfinished match whose bot is to move, which starts its search; returns
-        how many were re-queued (a server killed mid-search resumes here)."""
+        """Load every unfinished match whose bot is to move, which starts its search, and arm
+        the timer of every running clock; returns how many searches were re-queued (a server
+        killed mid-search resumes here).
+
+        Read from the matches' lobby lines, not replayed: a match waiting for a person is
+        loaded when someone opens it or its clock runs out, and an abandoned one (no change
+        for ``ABANDONED_AFTER``) only when someone opens it.
+        """
         count = 0
-        for config, _ in self.store.list(status="active", limit=ACTIVE_SCAN_LIMIT):
+        for config, summary in self.store.list(status="active", limit=ACTIVE_SCAN_LIMIT):
+            if abandoned(summary):
+                continue
+            seat = summary.to_move
+            if seat is not None and not 0 <= seat < len(config.seats):
+                seat = None  # a line the code did not write: load it to find out
+            if seat is not None and config.seats[seat].kind != "bot":
+                try:
+                    if summary.deadline is not None:
+                        self._arm(config.id, summary.deadline)
+                    continue
+                except ValueError:
+                    pass  # a deadline the code did not write: load the match to find out
             try:
                 session = self.session(config.id)
             except ApiError:
@@ -264,9 +294,16 @@ class Hub:
         deadline = session.clocks.deadline() if session.clocks else None
         if deadline is None or session.outcome is not None:
             return
-        delay = max(0.0, (deadline - datetime.now(UTC)).total_seconds())
+        self._arm(session.id, deadline.isoformat())
+
+    def _arm(self, match_id: str, deadline: str) -> None:
+        """Check the match when ``deadline`` (the store's time format) has passed."""
+        when = datetime.fromisoformat(deadline)
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        delay = max(0.0, (when - datetime.now(UTC)).total_seconds())
         loop = asyncio.get_running_loop()
-        self.timers[session.id] = loop.call_later(delay, self._clock_ran_out, session.id)
+        self.timers[match_id] = loop.call_later(delay, self._clock_ran_out, match_id)
 
     def _clock_ran_out(self, match_id: str) -> None:
         self.timers.pop(match_id, None)

@@ -146,6 +146,7 @@ class MatchSession:
             self.ply,
             updated,
             None if deadline is None else deadline.isoformat(timespec="microseconds"),
+            self.to_move,
         )
 
     # -- changes --------------------------------------------------------------------------

@@ -39,7 +39,8 @@ CREATE TABLE IF NOT EXISTS matches (
     result TEXT,
     plies INTEGER NOT NULL,
     updated TEXT NOT NULL,
-    deadline TEXT
+    deadline TEXT,
+    to_move INTEGER
 );
 CREATE INDEX IF NOT EXISTS matches_by_update ON matches (updated DESC);
 CREATE TABLE IF NOT EXISTS events (
@@ -58,7 +59,11 @@ CREATE TABLE IF NOT EXISTS set_aside (
 );
 """
 NOT_SET_ASIDE = "id NOT IN (SELECT match_id FROM set_aside)"
-ADDED_COLUMNS = {"matches": ("deadline", "TEXT"), "events": ("at", "TEXT NOT NULL DEFAULT ''")}
+ADDED_COLUMNS = (
+    ("matches", "deadline", "TEXT"),
+    ("events", "at", "TEXT NOT NULL DEFAULT ''"),
+    ("matches", "to_move", "INTEGER"),
+)
 """Columns added since the first schema: a database made before them gets them at start-up."""
 
 
@@ -76,7 +81,7 @@ class SqliteStore:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
-        for table, (column, kind) in ADDED_COLUMNS.items():
+        for table, column, kind in ADDED_COLUMNS:
             names = [row[1] for row in self._db.execute(f"PRAGMA table_info({table})")]
             if column not in names:
                 self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
@@ -86,7 +91,7 @@ class SqliteStore:
         with self._transaction():
             self._db.execute(
                 "INSERT INTO matches (id, game, config, created, status, result, plies, updated, "
-                "deadline) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "deadline, to_move) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     config.id,
                     config.game,
@@ -97,6 +102,7 @@ class SqliteStore:
                     summary.plies,
                     summary.updated,
                     summary.deadline,
+                    summary.to_move,
                 ),
             )
 
@@ -108,7 +114,8 @@ class SqliteStore:
         if aside is not None:
             raise SetAside(aside[0])
         row = self._db.execute(
-            "SELECT config, status, result, plies, updated, deadline FROM matches WHERE id = ?",
+            "SELECT config, status, result, plies, updated, deadline, to_move FROM matches "
+            "WHERE id = ?",
             (match_id,),
         ).fetchone()
         if row is None:
@@ -133,13 +140,14 @@ class SqliteStore:
                 )
                 self._db.execute(
                     "UPDATE matches SET status = ?, result = ?, plies = ?, updated = ?, "
-                    "deadline = ? WHERE id = ?",
+                    "deadline = ?, to_move = ? WHERE id = ?",
                     (
                         summary.status,
                         summary.result,
                         summary.plies,
                         summary.updated,
                         summary.deadline,
+                        summary.to_move,
                         match_id,
                     ),
                 )
@@ -178,7 +186,7 @@ class SqliteStore:
             clauses.append("status = ?")
             values.append(status)
         rows = self._db.execute(
-            f"SELECT id, config, status, result, plies, updated, deadline FROM matches "
+            f"SELECT id, config, status, result, plies, updated, deadline, to_move FROM matches "
             f"WHERE {' AND '.join(clauses)} ORDER BY updated DESC, created DESC LIMIT ?",
             (*values, limit),
         ).fetchall()

@@ -21,6 +21,13 @@ class StoreConflict(Exception):
     """An append lost a race: the match already has an event at that index."""
 
 
+class StoreUnavailable(Exception):
+    """The store cannot be reached now (its database server is down, restarting or refusing
+    connections); calls succeed again once it is back, without reopening the store. A call
+    that fails so changed nothing, except one that lost its connection while committing,
+    which may have been applied: reload the match to know. The web layer answers 503."""
+
+
 class SetAside(Exception):
     """The match was set aside: it could not be loaded (the message says why)."""
 
@@ -67,13 +74,15 @@ class Event:
 @dataclass(frozen=True)
 class Summary:
     """The lobby's line of a match, rewritten with every event; ``deadline`` is when the
-    seat to move runs out of time (None without a running clock)."""
+    seat to move runs out of time (None without a running clock); ``to_move`` is the seat to
+    move (None once the match is over, and in a line written before it was kept)."""
 
     status: Status
     result: str | None
     plies: int
     updated: str
     deadline: str | None = None
+    to_move: int | None = None
 
 
 @dataclass(frozen=True)

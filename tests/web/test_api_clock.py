@@ -193,11 +193,16 @@ def test_days_per_move_time_every_turn_and_a_seat_out_of_days_loses(tmp_path: Pa
         assert before + timedelta(days=2) <= due <= after + timedelta(days=2)
     finally:
         server.stop()
-    # Three days pass while the server is down: the Gauls' move was due a day ago.
+    # Three days pass while the server is down: the Gauls' move was due a day ago (every
+    # time stored moves three days back: the turns' and the lobby line's deadline).
     with sqlite3.connect(db) as connection:
         connection.execute(
             "UPDATE events SET at = ? WHERE match_id = ?",
             ((datetime.now(UTC) - timedelta(days=3)).isoformat(), match),
+        )
+        connection.execute(
+            "UPDATE matches SET deadline = ? WHERE id = ?",
+            ((due - timedelta(days=3)).isoformat(), match),
         )
     server = start_server(db)
     try:

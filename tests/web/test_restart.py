@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from tests.web.conftest import free_port, start_server
@@ -244,3 +247,63 @@ def test_a_cap_below_one_live_match_is_one_line_error(tmp_path: Path) -> None:
         2,
         "boardlab: error: --live-matches must be at least 1\n",
     )
+
+
+def copies(db: Path, template: str, count: int, prefix: str, **changes: str) -> list[str]:
+    """``count`` copies of the stored match ``template`` under new ids (as a server that ran
+    long would hold them), with ``changes`` to their lobby line's columns."""
+    ids = [f"{prefix}{n:015x}" for n in range(count)]
+    with sqlite3.connect(db) as connection:
+        (config,) = connection.execute(
+            "SELECT config FROM matches WHERE id = ?", (template,)
+        ).fetchone()
+        columns = "game, created, status, result, plies, updated, deadline, to_move"
+        row = connection.execute(
+            f"SELECT {columns} FROM matches WHERE id = ?", (template,)
+        ).fetchone()
+        values = dict(zip(columns.split(", "), row, strict=True)) | changes
+        connection.executemany(
+            f"INSERT INTO matches (id, config, {columns}) VALUES (?, ?, {', '.join('?' * 8)})",
+            [(id_, json.dumps(json.loads(config) | {"id": id_}), *values.values()) for id_ in ids],
+        )
+    return ids
+
+
+def test_a_start_replays_only_the_matches_whose_bot_is_to_move(tmp_path: Path) -> None:
+    """Thousands of matches waiting for a person (or abandoned) are read from their lobby
+    lines at a start, not replayed: only a match whose bot is to move is loaded."""
+    db = tmp_path / "boardlab.sqlite3"
+    server = start_server(db)
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
+    waiting, _ = create(server, {"game": "murus-gallicus", "seats": seats})
+    bots = [{"kind": "bot", "bot": "random"}, {"kind": "human"}]
+    thinking, (_, gauls) = create(server, {"game": "murus-gallicus", "seats": bots})
+    wait_for_ply(server, thinking, 1, gauls)
+    server.stop()
+    # The bot to move again: the Romans' first turn is forgotten, as if the server died
+    # while their bot searched.
+    with sqlite3.connect(db) as connection:
+        connection.execute("DELETE FROM events WHERE match_id = ?", (thinking,))
+        connection.execute("UPDATE matches SET plies = 0, to_move = 0 WHERE id = ?", (thinking,))
+    copies(db, waiting, 5_000, "w")
+    month_ago = (datetime.now(UTC) - timedelta(days=30)).isoformat()
+    abandoned = copies(db, thinking, 20, "a", updated=month_ago)
+
+    server = start_server(db)
+    try:
+        wait_for_ply(server, thinking, 1, gauls)
+        health = server.get("/api/health")[1]
+        # The match whose bot moved; none of the 5,000 waiting for their person, and none of
+        # the abandoned ones, though their bot is to move.
+        assert health["live"]["matches"] == 1, health
+        with sqlite3.connect(db) as connection:
+            played = connection.execute(
+                "SELECT count(*) FROM events WHERE match_id LIKE 'a%'"
+            ).fetchone()
+        assert played == (0,)
+        # Opened, an abandoned match is loaded and its bot moves; a waiting one is served.
+        wait_for_ply(server, abandoned[0], 1)
+        assert server.get(f"/api/matches/w{0:015x}")[0] == 200
+        assert server.get("/api/health")[1]["live"]["matches"] == 3
+    finally:
+        server.stop()
