@@ -59,16 +59,27 @@ class LocalServer:
 
 
 @contextmanager
-def serve_here(db: Path) -> Iterator[LocalServer]:
-    """Serve the app with store ``db`` until the block ends."""
+def serve_here(
+    db: Path, limits: Limits | None = None, trusted_proxy: str | None = None
+) -> Iterator[LocalServer]:
+    """Serve the app with store ``db`` until the block ends; ``limits`` and ``trusted_proxy``
+    as ``boardlab serve``'s options set them."""
     sock = bind("127.0.0.1", 0)
     port = sock.getsockname()[1]
     # As the subprocess servers of conftest.py: no test is refused for making many matches.
-    limits = Limits(creation_burst=1_000_000, move_burst=1_000_000, analysis_burst=1_000_000)
+    limits = limits or Limits(
+        creation_burst=1_000_000, move_burst=1_000_000, analysis_burst=1_000_000
+    )
     # The bots are not prepared at start: these tests are about the session's rules, and the
     # mutation runs start many servers (the subprocess servers prepare them, as users get).
     app = create_app(db, bot_workers=1, limits=limits, prepare_bots=False)
-    config = uvicorn.Config(app, log_level="warning", access_log=False)
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        proxy_headers=trusted_proxy is not None,
+        forwarded_allow_ips=trusted_proxy,
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
