@@ -60,7 +60,7 @@ def _session(request: Request) -> tuple[Hub, MatchSession, frozenset[int]]:
 async def _settled(request: Request) -> tuple[Hub, MatchSession, frozenset[int]]:
     """As ``_session``, a flag that is due committed first: the caller sees it."""
     hub, session, held = _session(request)
-    await hub.settle(session)
+    session = await hub.settled(session)
     return hub, session, held
 
 

@@ -49,6 +49,10 @@ OUTBOX_MESSAGES = 16
 SEND_SECONDS = 5.0
 """How long one message may take to reach a client's socket before the client is dropped."""
 STALE = "the match has changed meanwhile; reload it"
+UNSTORED = "the server cannot store changes right now; nothing was changed: try again shortly"
+UNAVAILABLE = 503
+STORE_RETRY_SECONDS = 5.0
+"""How long after the store refused a flag the hub tries again (and clients are told to)."""
 PREPARING = "Preparing the bot (first start only)…"
 READY_POLL_SECONDS = 0.2
 """How often the start asks the bot workers again whether all of them are ready."""
@@ -263,6 +267,12 @@ class Hub:
             # Another copy of the match was committed first: this one is reloaded as stored.
             self.sessions.pop(session.id, None)
             raise ApiError(409, STALE) from error
+        except Exception as error:
+            # The store cannot take it (a full disk, a database gone): forget the session so
+            # it is reloaded as stored, and say so; the change may be asked again.
+            self.sessions.pop(session.id, None)
+            LOG.error("match %s: the store refused a change: %s", session.id, error, exc_info=True)
+            raise ApiError(503, UNSTORED, {"Retry-After": f"{STORE_RETRY_SECONDS:g}"}) from error
         except BaseException:
             # The store refused: forget the session so it is reloaded as stored.
             self.sessions.pop(session.id, None)
@@ -285,6 +295,17 @@ class Hub:
             async with session.lock:
                 await self.flag_if_due(session)
 
+    async def settled(self, session: MatchSession) -> MatchSession:
+        """``session`` with a flag that is due committed, to be read; if the store cannot
+        take the flag now, the match as stored (the flag's timer tries again)."""
+        try:
+            await self.settle(session)
+        except ApiError as error:
+            if error.status != UNAVAILABLE:
+                raise
+            return self.session(session.id)
+        return session
+
     def watch_clock(self, session: MatchSession) -> None:
         """Check the match again when the running clock runs out (a flag is found without
         any request; after a restart, loading the match arms it again)."""
@@ -301,9 +322,15 @@ class Hub:
         when = datetime.fromisoformat(deadline)
         if when.tzinfo is None:
             when = when.replace(tzinfo=UTC)
-        delay = max(0.0, (when - datetime.now(UTC)).total_seconds())
+        self._arm_after(match_id, (when - datetime.now(UTC)).total_seconds())
+
+    def _arm_after(self, match_id: str, delay: float) -> None:
+        """Check the match's clock in ``delay`` seconds."""
+        old = self.timers.pop(match_id, None)
+        if old is not None:
+            old.cancel()
         loop = asyncio.get_running_loop()
-        self.timers[match_id] = loop.call_later(delay, self._clock_ran_out, match_id)
+        self.timers[match_id] = loop.call_later(max(0.0, delay), self._clock_ran_out, match_id)
 
     def _clock_ran_out(self, match_id: str) -> None:
         self.timers.pop(match_id, None)
@@ -319,7 +346,11 @@ class Hub:
         try:
             await self.settle(session)
         except ApiError as error:
-            LOG.error("the flag in match %s was refused: %s", match_id, error)
+            if error.status == UNAVAILABLE:
+                # Logged by the commit: the flag falls once the store takes it.
+                self._arm_after(match_id, STORE_RETRY_SECONDS)
+            else:
+                LOG.error("the flag in match %s was refused: %s", match_id, error)
             return
         if session.outcome is None:
             # Woken a little early (or the turn changed meanwhile): wait for the clock again.

@@ -33,7 +33,7 @@ async def match_socket(socket: WebSocket) -> None:
             raise ApiError(404, "there is no match with this id")
         hello = parse_object(first, "the first message")
         tokens = check_tokens(hello.get("tokens"))
-        session = hub.session(match_id)
+        session = await hub.settled(hub.session(match_id))
     except ApiError as error:
         await socket.send_json({"type": "error", "status": error.status, "error": error.message})
         await socket.close(POLICY_VIOLATION, error.message[:100])
@@ -41,7 +41,6 @@ async def match_socket(socket: WebSocket) -> None:
     except WebSocketDisconnect:
         return
     client = Client(socket, tuple(token_hash(token) for token in tokens))
-    await hub.settle(session)
     hub.join(session, client)
     # The client's own task sends its messages; this one reads until the client goes away.
     sender = asyncio.create_task(hub.pump(match_id, client))

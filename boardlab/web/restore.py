@@ -12,10 +12,11 @@ import logging
 
 from boardlab.web.errors import ApiError
 from boardlab.web.session import MatchSession
-from boardlab.web.store import SetAside, Store
+from boardlab.web.store import SetAside, Store, StoreUnavailable
 
 LOG = logging.getLogger("boardlab.web")
 GONE = "this match cannot be loaded; it was set aside for the server's operator"
+UNREACHABLE = "the server cannot read its matches right now: try again shortly"
 
 
 def load_session(store: Store, match_id: str, when: str) -> MatchSession:
@@ -28,6 +29,9 @@ def load_session(store: Store, match_id: str, when: str) -> MatchSession:
         return MatchSession(stored)
     except SetAside as error:
         raise ApiError(410, GONE) from error
+    except StoreUnavailable as error:
+        # The store, not the match, is at fault: nothing is set aside.
+        raise ApiError(503, UNREACHABLE, {"Retry-After": "5"}) from error
     except ApiError as error:
         if error.status == 404:
             raise

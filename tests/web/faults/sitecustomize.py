@@ -1,7 +1,9 @@
 """Faults for the tests of a failing bot, loaded by every Python process that has this folder on
 its ``PYTHONPATH`` (a ``boardlab serve`` or ``boardlab play`` started by a test, with its bot
 workers): ``BOARDLAB_FAULT=search`` makes every alpha-beta search raise, ``prepare=SECONDS``
-makes preparing each game's bots take that much longer. Nothing else changes."""
+makes preparing each game's bots take that much longer, ``full=PATH`` makes the SQLite store
+refuse every new event, as SQLite does on a full disk, while the file ``PATH`` exists. Nothing
+else changes."""
 
 from __future__ import annotations
 
@@ -30,3 +32,20 @@ elif FAULT.startswith("prepare="):
         return _prepare(game_id)
 
     prepare.prepare_bots = _slow
+
+elif FAULT.startswith("full="):
+    import sqlite3
+    from pathlib import Path
+    from typing import Any
+
+    from boardlab.web.sqlite_store import SqliteStore
+
+    _append = SqliteStore.append
+    _trigger = Path(FAULT.partition("=")[2])
+
+    def _full(self: SqliteStore, *args: Any) -> None:
+        if _trigger.exists():
+            raise sqlite3.OperationalError("database or disk is full")
+        _append(self, *args)
+
+    SqliteStore.append = _full  # type: ignore[method-assign]
