@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Set up everything the tests need, then lint, type-check and run them: Debian's chromium for
-# the real-browser tests (and libcairo2 for PNG export), a venv with every extra, then ruff,
-# mypy --strict and pytest. Safe to run again: it only installs what is missing.
+# the real-browser tests (and libcairo2 for PNG export), Debian's postgresql for the tests'
+# private PostgreSQL cluster (tests/web/postgres.py starts and stops it), a venv with every
+# extra, then ruff, mypy --strict and pytest. Safe to run again: it only installs what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ ! -x /usr/bin/chromium ] || ! ldconfig -p | grep -q libcairo.so.2; then
+if [ ! -x /usr/bin/chromium ] || ! ldconfig -p | grep -q libcairo.so.2 ||
+    ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
     sudo=""
     [ "$(id -u)" = 0 ] || sudo="sudo"
     $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium libcairo2 >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium libcairo2 postgresql >/dev/null
 fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/pip install --quiet --upgrade pip

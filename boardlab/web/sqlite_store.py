@@ -8,63 +8,33 @@ every decision (about 15 ms each here), serialising all matches behind the disk.
 
 from __future__ import annotations
 
-import json
-import logging
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from boardlab.web.migrations import Migration, migrate
 from boardlab.web.store import (
     Event,
     MatchConfig,
-    SeatConfig,
     SetAside,
     Status,
     StoreConflict,
     StoredMatch,
     Summary,
 )
+from boardlab.web.store_rows import LISTED_COLUMNS, config_from_text, config_text, listed
 
-LOG = logging.getLogger("boardlab.web")
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS matches (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    config TEXT NOT NULL,
-    created TEXT NOT NULL,
-    status TEXT NOT NULL,
-    result TEXT,
-    plies INTEGER NOT NULL,
-    updated TEXT NOT NULL,
-    deadline TEXT,
-    to_move INTEGER
-);
-CREATE INDEX IF NOT EXISTS matches_by_update ON matches (updated DESC);
-CREATE TABLE IF NOT EXISTS events (
-    match_id TEXT NOT NULL REFERENCES matches (id),
-    idx INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    seat INTEGER NOT NULL,
-    text TEXT NOT NULL,
-    at TEXT NOT NULL DEFAULT '',
-    PRIMARY KEY (match_id, idx)
-);
-CREATE TABLE IF NOT EXISTS set_aside (
-    match_id TEXT PRIMARY KEY,
-    reason TEXT NOT NULL,
-    since TEXT NOT NULL
-);
-"""
 NOT_SET_ASIDE = "id NOT IN (SELECT match_id FROM set_aside)"
-ADDED_COLUMNS = (
+LEGACY_COLUMNS = (
     ("matches", "deadline", "TEXT"),
     ("events", "at", "TEXT NOT NULL DEFAULT ''"),
     ("matches", "to_move", "INTEGER"),
 )
-"""Columns added since the first schema: a database made before them gets them at start-up."""
+"""Columns added before the migration table (``migrations.py``): a database made before them
+gets them when it is first opened, and is then at the first step's schema."""
 
 
 class SqliteStore:
@@ -80,8 +50,26 @@ class SqliteStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
-        for table, column, kind in ADDED_COLUMNS:
+        try:
+            with self._transaction():
+                self._adopt_legacy()
+                when = datetime.now(UTC).isoformat()
+                self.applied: tuple[Migration, ...] = migrate(self._run, "sqlite", when)
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _run(self, statement: str, values: Sequence[Any]) -> Any:
+        """Run one statement for the migrations; its first row, if any."""
+        return self._db.execute(statement, values).fetchone()
+
+    def _adopt_legacy(self) -> None:
+        """Bring a database made before the migration table to the first step's schema."""
+        query = "SELECT name FROM sqlite_master WHERE type = 'table'"
+        tables = {name for (name,) in self._db.execute(query)}
+        if "schema_migrations" in tables or "matches" not in tables:
+            return
+        for table, column, kind in LEGACY_COLUMNS:
             names = [row[1] for row in self._db.execute(f"PRAGMA table_info({table})")]
             if column not in names:
                 self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
@@ -95,7 +83,7 @@ class SqliteStore:
                 (
                     config.id,
                     config.game,
-                    _config_json(config),
+                    config_text(config),
                     config.created,
                     summary.status,
                     summary.result,
@@ -127,7 +115,7 @@ class SqliteStore:
                 (match_id,),
             )
         )
-        return StoredMatch(_config_from_json(row[0]), events, Summary(*row[1:]))
+        return StoredMatch(config_from_text(row[0]), events, Summary(*row[1:]))
 
     def append(self, match_id: str, index: int, event: Event, summary: Summary) -> None:
         """Add event number ``index`` and the new summary in one transaction."""
@@ -162,14 +150,14 @@ class SqliteStore:
             row = self._db.execute(query, (match_id,)).fetchone()
             if row is None:
                 return False
-            config = _config_from_json(row[0])
+            config = config_from_text(row[0])
             if not 0 <= seat < len(config.seats) or config.seats[seat].token_hash != was:
                 return False
             seats = list(config.seats)
             seats[seat] = replace(seats[seat], token_hash=now)
             self._db.execute(
                 "UPDATE matches SET config = ? WHERE id = ?",
-                (_config_json(replace(config, seats=tuple(seats))), match_id),
+                (config_text(replace(config, seats=tuple(seats))), match_id),
             )
             return True
 
@@ -186,19 +174,11 @@ class SqliteStore:
             clauses.append("status = ?")
             values.append(status)
         rows = self._db.execute(
-            f"SELECT id, config, status, result, plies, updated, deadline, to_move FROM matches "
-            f"WHERE {' AND '.join(clauses)} ORDER BY updated DESC, created DESC LIMIT ?",
+            f"SELECT {LISTED_COLUMNS} FROM matches WHERE {' AND '.join(clauses)} "
+            "ORDER BY updated DESC, created DESC LIMIT ?",
             (*values, limit),
         ).fetchall()
-        listed = []
-        for row in rows:
-            try:
-                listed.append((_config_from_json(row[1]), Summary(*row[2:])))
-            except (ValueError, TypeError, KeyError, RecursionError) as error:
-                reason = f"its configuration cannot be read ({type(error).__name__}: {error})"
-                LOG.error("match %s cannot be loaded and is set aside: %s", row[0], reason)
-                self.set_aside(row[0], reason, datetime.now(UTC).isoformat())
-        return listed
+        return listed(rows, self.set_aside)
 
     def set_aside(self, match_id: str, reason: str, when: str) -> None:
         """Keep the match out of every listing and load from now on, noting why and when."""
@@ -221,28 +201,3 @@ class SqliteStore:
         # open a transaction, so open it here and let the context manager commit or roll back.
         self._db.execute("BEGIN IMMEDIATE")
         return self._db
-
-
-def _config_json(config: MatchConfig) -> str:
-    seats = [
-        {"kind": seat.kind, "bot": seat.bot, "token_hash": seat.token_hash} for seat in config.seats
-    ]
-    return json.dumps(
-        {
-            "options": config.options,
-            "seats": seats,
-            "game": config.game,
-            "id": config.id,
-            "created": config.created,
-            "clock": config.clock,
-        }
-    )
-
-
-def _config_from_json(text: str) -> MatchConfig:
-    data: dict[str, Any] = json.loads(text)
-    seats = tuple(SeatConfig(s["kind"], s["bot"], s["token_hash"]) for s in data["seats"])
-    clock = data.get("clock", "")
-    if not isinstance(clock, str):
-        raise TypeError("the time control is not text")
-    return MatchConfig(data["id"], data["game"], data["options"], seats, data["created"], clock)

@@ -31,6 +31,10 @@ from typing import Any
 
 import pytest
 
+from tests.web.postgres import postgres_cluster, postgres_url
+
+__all__ = ["postgres_cluster", "postgres_url"]  # a real PostgreSQL for the web tests
+
 STARTUP_SECONDS = 30.0
 UNLIMITED = (
     "--creation-burst",
@@ -228,10 +232,12 @@ def start_server(
     log: Path | None = None,
     options: Sequence[str] = UNLIMITED,
     prepare: bool = False,
+    url: str | None = None,
 ) -> Server:
     """Start ``boardlab serve`` on 127.0.0.1 with ``db`` and ``options``, and wait until it
-    answers. Its bots are not prepared at start unless ``prepare`` (a test of the bots' own
-    start, of their speed from the first move, or of their fair turns): preparing costs each
+    answers; with ``url``, on that PostgreSQL database instead (``db`` then places the log).
+    Its bots are not prepared at start unless ``prepare`` (a test of the bots' own start, of
+    their speed from the first move, or of their fair turns): preparing costs each
     server start seconds of CPU, which tests of everything else need not pay (the README-install
     test and those tests check it as users get it)."""
     port = port or free_port()
@@ -246,7 +252,7 @@ def start_server(
         "--port",
         str(port),
         "--db",
-        str(db),
+        url or str(db),
         *options,
         *(() if prepare else ("--no-prepare-bots",)),
     ]

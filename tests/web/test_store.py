@@ -1,37 +1,105 @@
-"""The SQLite store: what it keeps survives reopening, appends are ordered and exclusive."""
+"""The store contract, held by both backends: SQLite (a file) and PostgreSQL (a real server).
+
+Every test here runs once per backend: what is kept survives reopening, an event index is taken
+once even by two writers racing in two threads with their own connections, an invite is
+claimed once, the lobby's order and filters, matches set aside, any text, large events, and
+the migration table.
+"""
 
 from __future__ import annotations
 
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import psycopg
 import pytest
 
-from boardlab.web.sqlite_store import SqliteStore
-from boardlab.web.store import Event, MatchConfig, SeatConfig, StoreConflict, Summary
+from boardlab.web.migrations import LATEST, MIGRATIONS, SchemaTooNew
+from boardlab.web.store import (
+    Event,
+    MatchConfig,
+    SeatConfig,
+    SetAside,
+    Store,
+    StoreConflict,
+    StoreUnavailable,
+    Summary,
+)
+from boardlab.web.store_rows import config_text
+from boardlab.web.stores import open_store
+from tests.web.postgres import Cluster
+
+RACE_ROUNDS = 25
 
 
-def config(match_id: str, game: str = "murus-gallicus", created: str = "2026-01-01") -> MatchConfig:
+@dataclass
+class Backend:
+    """Where a test's store lives, and a side door to its tables."""
+
+    name: str
+    target: str | Path
+
+    def open(self) -> Store:
+        """A new store on this database (a connection of its own)."""
+        return open_store(self.target)
+
+    def query(self, sql: str) -> list[tuple[Any, ...]]:
+        """Run ``sql`` on a connection of its own, committed; the rows it returns."""
+        if self.name == "sqlite":
+            with sqlite3.connect(self.target) as connection:
+                return connection.execute(sql).fetchall()
+        with psycopg.connect(str(self.target), autocommit=True) as connection:
+            cursor = connection.execute(sql)
+            return cursor.fetchall() if cursor.description is not None else []
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
+    """An empty database of each backend (the PostgreSQL one in the session's cluster)."""
+    if request.param == "sqlite":
+        return Backend("sqlite", tmp_path / "store.sqlite3")
+    return Backend("postgres", request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture
+def store(backend: Backend) -> Iterator[Store]:
+    """A store on the test's database, closed after the test."""
+    opened = backend.open()
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def config(
+    match_id: str, game: str = "murus-gallicus", created: str = "2026-01-01", **options: str
+) -> MatchConfig:
     seats = (SeatConfig("human", None, "ab" * 32), SeatConfig("bot", "level:easy", None))
-    return MatchConfig(match_id, game, {"board": "8x7"}, seats, created)
+    return MatchConfig(match_id, game, options or {"board": "8x7"}, seats, created)
 
 
-def test_a_match_and_its_events_survive_reopening(tmp_path: Path) -> None:
-    path = tmp_path / "store.sqlite3"
-    store = SqliteStore(path)
-    store.create(config("m" * 16), Summary("active", None, 0, "t0"))
-    store.append("m" * 16, 0, Event("turn", 0, "d1-d3"), Summary("active", None, 1, "t1"))
-    store.append("m" * 16, 1, Event("resign", 1, ""), Summary("finished", "Romans won", 1, "t2"))
+def test_a_match_and_its_events_survive_reopening(backend: Backend) -> None:
+    store = backend.open()
+    store.create(config("m" * 16), Summary("active", None, 0, "t0", None, 0))
+    store.append("m" * 16, 0, Event("turn", 0, "d1-d3", "a0"), Summary("active", None, 1, "t1"))
+    finished = Summary("finished", "Romans won", 1, "t2", "d2", None)
+    store.append("m" * 16, 1, Event("resign", 1, ""), finished)
     store.close()
 
-    stored = SqliteStore(path).load("m" * 16)
+    reopened = backend.open()
+    stored = reopened.load("m" * 16)
+    reopened.close()
     assert stored is not None
     assert stored.config == config("m" * 16)
-    assert stored.events == (Event("turn", 0, "d1-d3"), Event("resign", 1, ""))
-    assert stored.summary == Summary("finished", "Romans won", 1, "t2")
+    assert stored.events == (Event("turn", 0, "d1-d3", "a0"), Event("resign", 1, ""))
+    assert stored.summary == finished
 
 
-def test_an_event_index_is_taken_only_once(tmp_path: Path) -> None:
-    store = SqliteStore(tmp_path / "store.sqlite3")
+def test_an_event_index_is_taken_only_once(store: Store) -> None:
     store.create(config("a" * 16), Summary("active", None, 0, "t0"))
     store.append("a" * 16, 0, Event("turn", 0, "d1-d3"), Summary("active", None, 1, "t1"))
     with pytest.raises(StoreConflict, match=f"match {'a' * 16} already has event 0"):
@@ -43,27 +111,87 @@ def test_an_event_index_is_taken_only_once(tmp_path: Path) -> None:
     assert stored.summary.updated == "t1"
 
 
-def test_unknown_match_is_none(tmp_path: Path) -> None:
-    assert SqliteStore(tmp_path / "store.sqlite3").load("x" * 16) is None
+def test_an_event_of_a_match_that_does_not_exist_is_refused(store: Store) -> None:
+    with pytest.raises(StoreConflict):
+        store.append("n" * 16, 0, Event("turn", 0, "d1-d3"), Summary("active", None, 1, "t1"))
+    assert store.load("n" * 16) is None
+    assert store.list() == []
 
 
-def test_list_filters_by_game_and_status_newest_first(tmp_path: Path) -> None:
-    store = SqliteStore(tmp_path / "store.sqlite3")
+def test_two_writers_racing_for_one_index_one_wins(backend: Backend) -> None:
+    """Two threads, each with its own store (its own connection), append the same index at
+    once, round after round: exactly one wins each round, and the store keeps its event."""
+    setup = backend.open()
+    setup.create(config("r" * 16), Summary("active", None, 0, "t0"))
+    setup.close()
+    start = threading.Barrier(2, timeout=30)
+    won: list[list[int]] = [[], []]
+    failures: list[BaseException] = []
+
+    def writer(seat: int) -> None:
+        store = backend.open()
+        try:
+            for index in range(RACE_ROUNDS):
+                start.wait()
+                event = Event("turn", seat, f"writer {seat} at {index}")
+                try:
+                    store.append("r" * 16, index, event, Summary("active", None, index, "t"))
+                except StoreConflict:
+                    continue
+                won[seat].append(index)
+        except BaseException as error:  # reported by the test, not lost in the thread
+            failures.append(error)
+            start.abort()
+        finally:
+            store.close()
+
+    threads = [threading.Thread(target=writer, args=(seat,)) for seat in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not failures
+    assert sorted(won[0] + won[1]) == list(range(RACE_ROUNDS)), won
+    check = backend.open()
+    stored = check.load("r" * 16)
+    check.close()
+    assert stored is not None
+    winners = [0 if index in won[0] else 1 for index in range(RACE_ROUNDS)]
+    assert stored.events == tuple(
+        Event("turn", seat, f"writer {seat} at {index}") for index, seat in enumerate(winners)
+    )
+
+
+def test_unknown_match_is_none(store: Store) -> None:
+    assert store.load("x" * 16) is None
+
+
+def test_list_filters_by_game_and_status_newest_first(store: Store) -> None:
     store.create(config("a" * 16), Summary("active", None, 0, "t1"))
     store.create(config("b" * 16, "carnyx"), Summary("active", None, 0, "t2"))
     store.create(config("c" * 16), Summary("active", None, 0, "t3"))
     store.append("a" * 16, 0, Event("resign", 0, ""), Summary("finished", "Gauls won", 0, "t4"))
+    # Equal times: the one created later first.
+    store.create(config("d" * 16, created="2026-01-02"), Summary("active", None, 0, "t3"))
 
-    assert [c.id[0] for c, _ in store.list()] == ["a", "c", "b"]
-    assert [c.id[0] for c, _ in store.list(game="murus-gallicus")] == ["a", "c"]
-    assert [c.id[0] for c, _ in store.list(status="active")] == ["c", "b"]
+    assert [c.id[0] for c, _ in store.list()] == ["a", "d", "c", "b"]
+    assert [c.id[0] for c, _ in store.list(game="murus-gallicus")] == ["a", "d", "c"]
+    assert [c.id[0] for c, _ in store.list(status="active")] == ["d", "c", "b"]
     assert [c.id[0] for c, _ in store.list(game="carnyx", status="finished")] == []
-    assert len(store.list(limit=1)) == 1
+    assert [c.id[0] for c, _ in store.list(limit=2)] == ["a", "d"]
+    assert store.list()[0][1] == Summary("finished", "Gauls won", 0, "t4")
 
 
-def test_a_seat_is_claimed_once_even_from_two_connections(tmp_path: Path) -> None:
-    path = tmp_path / "store.sqlite3"
-    first, second = SqliteStore(path), SqliteStore(path)
+def test_list_orders_times_by_their_characters(store: Store) -> None:
+    """ISO times sort as text, whatever the database's locale would do with punctuation."""
+    times = ["2026-11-29T08:00:00.000001+00:00", "2026-11-29T08:00:00.000010+00:00"]
+    store.create(config("a" * 16), Summary("active", None, 0, times[1]))
+    store.create(config("b" * 16), Summary("active", None, 0, times[0]))
+    assert [c.id[0] for c, _ in store.list()] == ["a", "b"]
+
+
+def test_a_seat_is_claimed_once_even_from_two_connections(backend: Backend) -> None:
+    first, second = backend.open(), backend.open()
     first.create(config("c" * 16), Summary("active", None, 0, "t0"))
     invite, mine, theirs = "ab" * 32, "cd" * 32, "ef" * 32
     assert first.claim_seat("c" * 16, 0, invite, mine)
@@ -73,7 +201,228 @@ def test_a_seat_is_claimed_once_even_from_two_connections(tmp_path: Path) -> Non
     assert not second.claim_seat("x" * 16, 0, invite, theirs)
     first.close()
     second.close()
-    stored = SqliteStore(path).load("c" * 16)
+    check = backend.open()
+    stored = check.load("c" * 16)
+    check.close()
     assert stored is not None
     assert [seat.token_hash for seat in stored.config.seats] == [mine, None]
     assert stored.config.seats[0].kind == "human" and stored.config.options == {"board": "8x7"}
+
+
+def test_an_invite_raced_by_four_threads_is_claimed_once(backend: Backend) -> None:
+    setup = backend.open()
+    setup.create(config("i" * 16), Summary("active", None, 0, "t0"))
+    setup.close()
+    start = threading.Barrier(4, timeout=30)
+    claimed: list[str] = []
+
+    def claim(token: str) -> None:
+        store = backend.open()
+        try:
+            start.wait()
+            if store.claim_seat("i" * 16, 0, "ab" * 32, token):
+                claimed.append(token)
+        finally:
+            store.close()
+
+    tokens = [digit * 64 for digit in "1234"]
+    threads = [threading.Thread(target=claim, args=(token,)) for token in tokens]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert len(claimed) == 1
+    check = backend.open()
+    stored = check.load("i" * 16)
+    check.close()
+    assert stored is not None and stored.config.seats[0].token_hash == claimed[0]
+
+
+def test_a_match_set_aside_is_neither_loaded_nor_listed(store: Store) -> None:
+    store.create(config("a" * 16), Summary("active", None, 0, "t1"))
+    store.create(config("b" * 16), Summary("active", None, 0, "t2"))
+    store.set_aside("b" * 16, "its events cannot be replayed", "2026-02-02")
+    store.set_aside("a" * 16, "a hand-edited row", "2026-02-01")
+    store.set_aside("b" * 16, "a second reason is not kept", "2026-02-03")
+
+    with pytest.raises(SetAside, match="its events cannot be replayed"):
+        store.load("b" * 16)
+    assert store.list() == []
+    assert store.set_aside_matches() == (
+        ("a" * 16, "a hand-edited row", "2026-02-01"),
+        ("b" * 16, "its events cannot be replayed", "2026-02-02"),
+    )
+
+
+def test_a_row_that_cannot_be_read_is_set_aside_by_the_list(backend: Backend, store: Store) -> None:
+    store.create(config("a" * 16), Summary("active", None, 0, "t1"))
+    store.create(config("b" * 16), Summary("active", None, 0, "t2"))
+    backend.query(f"UPDATE matches SET config = '{{\"seats\": 1}}' WHERE id = '{'b' * 16}'")
+
+    assert [c.id for c, _ in store.list()] == ["a" * 16]
+    ((match, reason, _),) = store.set_aside_matches()
+    assert match == "b" * 16 and "cannot be read" in reason
+    assert [c.id for c, _ in store.list()] == ["a" * 16]
+
+
+TEXTS = (
+    "Ω≈ç√ 漢字 ‮right-to-left‬ e\u0301 🎲🐍 \U0010fffd",
+    '\'; DROP TABLE events; -- "quoted" \\back\\slash %s %(x)s ?',
+    "tab\tnew\nline\r\x01\x7f",
+)
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_any_text_is_kept_exactly(store: Store, text: str) -> None:
+    store.create(config("u" * 16, **{"note": text}), Summary("active", text, 0, "t0"))
+    store.append("u" * 16, 0, Event("turn", 0, text, text), Summary("finished", text, 1, "t1"))
+    store.set_aside("v" * 16, text, "t2")
+
+    stored = store.load("u" * 16)
+    assert stored is not None
+    assert stored.config.options == {"note": text}
+    assert stored.events == (Event("turn", 0, text, text),)
+    assert stored.summary.result == text
+    assert store.set_aside_matches() == (("v" * 16, text, "t2"),)
+
+
+def test_large_events_and_many_events_are_kept_in_order(store: Store) -> None:
+    store.create(config("l" * 16), Summary("active", None, 0, "t0"))
+    big = "".join(chr(0x41 + i % 26) for i in range(1 << 20))  # 1 MiB of text
+    store.append("l" * 16, 0, Event("turn", 0, big), Summary("active", None, 1, "t1"))
+    for index in range(1, 600):
+        event = Event("turn", index % 2, f"move {index}")
+        store.append("l" * 16, index, event, Summary("active", None, index + 1, f"t{index}"))
+
+    stored = store.load("l" * 16)
+    assert stored is not None
+    assert stored.events[0].text == big
+    assert [event.text for event in stored.events[1:]] == [f"move {i}" for i in range(1, 600)]
+    assert stored.summary.plies == 600
+
+
+def test_the_migration_table_records_every_step_once(backend: Backend) -> None:
+    backend.open().close()
+    backend.open().close()
+    rows = backend.query("SELECT version, name FROM schema_migrations ORDER BY version")
+    assert rows == [(step.version, step.name) for step in MIGRATIONS]
+    assert [step.version for step in MIGRATIONS] == list(range(1, LATEST + 1))
+
+
+def test_a_store_of_a_newer_boardlab_is_refused(backend: Backend) -> None:
+    store = backend.open()
+    store.create(config("a" * 16), Summary("active", None, 0, "t1"))
+    store.close()
+    backend.query(
+        f"INSERT INTO schema_migrations VALUES ({LATEST + 1}, 'from the future', 'later')"
+    )
+    with pytest.raises(SchemaTooNew, match=f"version {LATEST + 1}, newer than"):
+        backend.open()
+
+
+def columns(backend: Backend) -> dict[str, list[str]]:
+    """Each table's columns, in order, as the backend describes them."""
+    if backend.name == "sqlite":
+        tables = [
+            name for (name,) in backend.query("SELECT name FROM sqlite_master WHERE type = 'table'")
+        ]
+        return {
+            table: [row[1] for row in backend.query(f"PRAGMA table_info({table})")]
+            for table in tables
+        }
+    found: dict[str, list[str]] = {}
+    for table, column in backend.query(
+        "SELECT table_name, column_name FROM information_schema.columns "
+        "WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position"
+    ):
+        found.setdefault(table, []).append(column)
+    return found
+
+
+def test_both_backends_make_the_same_tables(tmp_path: Path, postgres_url: str) -> None:
+    sqlite, postgres = Backend("sqlite", tmp_path / "a.sqlite3"), Backend("postgres", postgres_url)
+    sqlite.open().close()
+    postgres.open().close()
+    assert columns(sqlite) == columns(postgres)
+    assert set(columns(sqlite)) == {"matches", "events", "set_aside", "schema_migrations"}
+
+
+OLD_SCHEMA = """
+CREATE TABLE matches (id TEXT PRIMARY KEY, game TEXT NOT NULL, config TEXT NOT NULL,
+    created TEXT NOT NULL, status TEXT NOT NULL, result TEXT, plies INTEGER NOT NULL,
+    updated TEXT NOT NULL);
+CREATE INDEX matches_by_update ON matches (updated DESC);
+CREATE TABLE events (match_id TEXT NOT NULL REFERENCES matches (id), idx INTEGER NOT NULL,
+    kind TEXT NOT NULL, seat INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (match_id, idx));
+"""
+"""A store as the first web app wrote it: no times, no deadline, no seat to move, no
+set_aside table, no migration table."""
+
+
+def test_a_sqlite_file_of_the_first_schema_opens_and_is_migrated(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as old:
+        old.executescript(OLD_SCHEMA)
+        old.execute(
+            "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                "o" * 16,
+                "murus-gallicus",
+                config_text(config("o" * 16)),
+                "t0",
+                "active",
+                None,
+                1,
+                "t1",
+            ),
+        )
+        old.execute("INSERT INTO events VALUES (?, 0, 'turn', 0, 'd1-d3')", ("o" * 16,))
+    old.close()
+
+    store = open_store(path)
+    stored = store.load("o" * 16)
+    assert stored is not None
+    assert stored.events == (Event("turn", 0, "d1-d3", ""),)
+    assert stored.summary == Summary("active", None, 1, "t1", None, None)
+    store.append("o" * 16, 1, Event("turn", 1, "c7-c5", "t2"), Summary("active", None, 2, "t2"))
+    store.set_aside("x" * 16, "never existed", "t3")
+    store.close()
+    backend = Backend("sqlite", path)
+    assert backend.query("SELECT version FROM schema_migrations") == [(LATEST,)]
+    assert columns(backend) == columns(Backend("sqlite", _fresh(tmp_path)))
+
+
+def _fresh(tmp_path: Path) -> Path:
+    path = tmp_path / "fresh.sqlite3"
+    open_store(path).close()
+    return path
+
+
+def test_a_stopped_postgresql_is_unavailable_and_the_store_recovers(
+    postgres_url: str, postgres_cluster: Cluster
+) -> None:
+    store = open_store(postgres_url)
+    store.create(config("p" * 16), Summary("active", None, 0, "t0"))
+    postgres_cluster.stop()
+    try:
+        calls: list[Callable[[], object]] = [
+            lambda: store.load("p" * 16),
+            lambda: store.list(),
+            lambda: store.append(
+                "p" * 16, 0, Event("turn", 0, "x"), Summary("active", None, 1, "t")
+            ),
+        ]
+        for call in calls:
+            with pytest.raises(StoreUnavailable, match="unavailable"):
+                call()
+    finally:
+        postgres_cluster.start()
+    for _ in range(300):
+        try:
+            store.append("p" * 16, 0, Event("turn", 0, "y"), Summary("active", None, 1, "t"))
+            break
+        except StoreUnavailable:
+            threading.Event().wait(0.1)
+    stored = store.load("p" * 16)
+    store.close()
+    assert stored is not None and stored.events == (Event("turn", 0, "y"),)

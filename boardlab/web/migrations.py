@@ -1,0 +1,102 @@
+"""The stores' schema as numbered steps, each written for both backends and applied in order.
+
+A store records every step it has applied in its ``schema_migrations`` table, in the same
+transaction as the step's changes, and applies the steps it lacks when it is opened (so a
+server migrates its own database at start, and ``boardlab db migrate`` does it by hand). To
+change the schema, append a step here with its SQLite and its PostgreSQL statements, teach
+``boardlab db copy`` its new columns (``boardlab/web/store_copy.py``: a test compares them) and
+never edit a step that has shipped. A store whose schema is newer than the last step this code
+knows (written by a newer Boardlab) is refused rather than misread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Backend = Literal["sqlite", "postgres"]
+Run = Callable[[str, Sequence[Any]], Sequence[Any] | None]
+"""Runs one statement with its parameters in the caller's transaction; the first row or None."""
+
+VERSION_TABLE = (
+    "CREATE TABLE IF NOT EXISTS schema_migrations ("
+    "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied TEXT NOT NULL)"
+)
+
+
+class SchemaTooNew(Exception):
+    """The store was migrated by a newer Boardlab: this one does not know its schema."""
+
+
+@dataclass(frozen=True)
+class Migration:
+    """Step ``version`` of the schema: what it does in words and its statements per backend."""
+
+    version: int
+    name: str
+    sqlite: tuple[str, ...]
+    postgres: tuple[str, ...]
+
+    def statements(self, backend: Backend) -> tuple[str, ...]:
+        """This step's statements for ``backend``."""
+        return self.sqlite if backend == "sqlite" else self.postgres
+
+
+# Times and ids are text in ISO 8601 (or fixed-width ids): PostgreSQL compares them by bytes
+# (COLLATE "C"), as SQLite does, so both order the lobby alike whatever the cluster's locale.
+MIGRATIONS = (
+    Migration(
+        1,
+        "matches, their events and the matches set aside",
+        sqlite=(
+            "CREATE TABLE IF NOT EXISTS matches (id TEXT PRIMARY KEY, game TEXT NOT NULL, "
+            "config TEXT NOT NULL, created TEXT NOT NULL, status TEXT NOT NULL, result TEXT, "
+            "plies INTEGER NOT NULL, updated TEXT NOT NULL, deadline TEXT, to_move INTEGER)",
+            "CREATE INDEX IF NOT EXISTS matches_by_update ON matches (updated DESC)",
+            "CREATE TABLE IF NOT EXISTS events (match_id TEXT NOT NULL REFERENCES matches (id), "
+            "idx INTEGER NOT NULL, kind TEXT NOT NULL, seat INTEGER NOT NULL, "
+            "text TEXT NOT NULL, at TEXT NOT NULL DEFAULT '', PRIMARY KEY (match_id, idx))",
+            "CREATE TABLE IF NOT EXISTS set_aside (match_id TEXT PRIMARY KEY, "
+            "reason TEXT NOT NULL, since TEXT NOT NULL)",
+        ),
+        postgres=(
+            'CREATE TABLE matches (id TEXT COLLATE "C" PRIMARY KEY, game TEXT NOT NULL, '
+            'config TEXT NOT NULL, created TEXT COLLATE "C" NOT NULL, status TEXT NOT NULL, '
+            'result TEXT, plies INTEGER NOT NULL, updated TEXT COLLATE "C" NOT NULL, '
+            "deadline TEXT, to_move INTEGER)",
+            "CREATE INDEX matches_by_update ON matches (updated DESC, created DESC)",
+            'CREATE TABLE events (match_id TEXT COLLATE "C" NOT NULL REFERENCES matches (id), '
+            "idx INTEGER NOT NULL, kind TEXT NOT NULL, seat INTEGER NOT NULL, "
+            "text TEXT NOT NULL, at TEXT NOT NULL DEFAULT '', PRIMARY KEY (match_id, idx))",
+            'CREATE TABLE set_aside (match_id TEXT COLLATE "C" PRIMARY KEY, '
+            'reason TEXT NOT NULL, since TEXT COLLATE "C" NOT NULL)',
+        ),
+    ),
+)
+LATEST = MIGRATIONS[-1].version
+
+
+def migrate(run: Run, backend: Backend, when: str) -> tuple[Migration, ...]:
+    """Apply the steps the store lacks, in order, in the caller's transaction, recording each
+    as applied at ``when``; returns them (none when the store is up to date). Raises
+    SchemaTooNew for a store migrated beyond :data:`LATEST`."""
+    mark = "?" if backend == "sqlite" else "%s"
+    run(VERSION_TABLE, ())
+    row = run("SELECT max(version) FROM schema_migrations", ())
+    current = int(row[0]) if row is not None and row[0] is not None else 0
+    if current > LATEST:
+        raise SchemaTooNew(
+            f"its schema is version {current}, newer than this Boardlab knows ({LATEST}); "
+            "upgrade Boardlab to use it"
+        )
+    steps = tuple(step for step in MIGRATIONS if step.version > current)
+    for step in steps:
+        for statement in step.statements(backend):
+            run(statement, ())
+        values = ", ".join([mark] * 3)
+        run(
+            f"INSERT INTO schema_migrations (version, name, applied) VALUES ({values})",
+            (step.version, step.name, when),
+        )
+    return steps
