@@ -58,16 +58,17 @@ def crowded(rng: random.Random, rows: int, columns: int) -> str:
     def put(cell: tuple[int, int], piece: str) -> None:
         weight = 2 if piece.isupper() else 1
         inside = 0 <= cell[0] < rows and 0 <= cell[1] < columns
-        if inside and cell not in board and cell[0] != goal_rows[piece.upper()]:
-            if stones[piece.upper()] + weight <= 16:
-                board[cell] = piece
-                stones[piece.upper()] += weight
+        side = piece.upper()
+        allowed = inside and cell not in board and cell[0] != goal_rows[side]
+        if allowed and stones[side] + weight <= 16:
+            board[cell] = piece
+            stones[side] += weight
 
     # Off the other side's home row, where the mover may not stand: (spec §4).
     rows_free = [row for row in range(rows) if row != goal_rows[mover]]
     towers = [(rng.choice(rows_free), rng.randrange(columns)) for _ in range(rng.choice((1, 2)))]
-    for tower in towers:
-        put(tower, other)
+    for cell in towers:
+        put(cell, other)
     for row, column in towers:
         for step_row, step_column in STEPS:
             if rng.random() < 0.95:
@@ -77,8 +78,8 @@ def crowded(rng: random.Random, rows: int, columns: int) -> str:
         for column in range(columns):
             if rng.random() < 0.3:
                 side = rng.choice((mover, other))
-                tower = side == mover and rng.random() < 0.3
-                put((row, column), side if tower else side.lower())
+                stacked = side == mover and rng.random() < 0.3
+                put((row, column), side if stacked else side.lower())
     lines = []
     for row in range(rows):
         cells = "".join(board.get((row, column), ".") for column in range(columns))
