@@ -15,11 +15,18 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 from boardlab.core.errors import BoardlabError
 from boardlab.web.limits import Limits
+from boardlab.web.migrations import SchemaTooNew
 from boardlab.web.origin import host_port
 from boardlab.web.sqlite_store import SqliteStore
+from boardlab.web.store import StoreUnavailable
+from boardlab.web.stores import is_postgres_url, open_store
+
+if TYPE_CHECKING:
+    from boardlab.web.postgres_store import PostgresStore
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -54,8 +61,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--db",
-        metavar="PATH",
-        help=f"SQLite file of the matches (default {default_db()}); one server per file",
+        metavar="PATH|URL",
+        help=f"SQLite file of the matches (default {default_db()}; one server per file), or a "
+        "PostgreSQL database as postgresql://USER:PASSWORD@HOST:PORT/NAME (the 'postgres' "
+        "extra); the schema is created or migrated at start",
     )
     limits = parser.add_argument_group(
         "limits per client", "what one client address may ask (see docs/web.md, Security)"
@@ -185,12 +194,35 @@ def lock_store(db: Path) -> int:
     return fd
 
 
-def check_store(db: Path) -> None:
-    """Open the store once, so that an unusable ``--db`` is a one-line error."""
+def store_name(db: Path | str) -> str:
+    """How the operator is told which store this is: the file, or the PostgreSQL database
+    without its password (raises ModuleNotFoundError without the ``postgres`` extra)."""
+    if is_postgres_url(db):
+        from boardlab.web.postgres_store import describe
+
+        return describe(str(db))
+    return str(db)
+
+
+def open_checked(db: Path | str) -> SqliteStore | PostgresStore:
+    """The store ``db`` names, opened and migrated; a one-line BoardlabError when it cannot be
+    (a PostgreSQL server that cannot be reached, a bad URL, a file that is not a database, a
+    schema from a newer Boardlab, the ``postgres`` extra missing)."""
     try:
-        SqliteStore(db).close()
-    except sqlite3.Error as error:
-        raise BoardlabError(f"cannot use {str(db)!r} as the store: {error}") from error
+        name = store_name(db)
+    except ModuleNotFoundError as error:
+        raise BoardlabError(
+            f"a PostgreSQL store needs the 'postgres' extra ({error.name} is missing): "
+            "pip install -e '.[postgres]'"
+        ) from error
+    try:
+        return open_store(db)
+    except (StoreUnavailable, ValueError) as error:
+        if is_postgres_url(db):
+            raise BoardlabError(str(error)) from error  # it names the database already
+        raise BoardlabError(f"cannot use {name!r} as the store: {error}") from error
+    except (sqlite3.Error, SchemaTooNew) as error:
+        raise BoardlabError(f"cannot use {name!r} as the store: {error}") from error
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -272,13 +304,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise BoardlabError(
             f"the web app needs the 'web' extra ({error.name} is missing): pip install -e '.[web]'"
         ) from error
-    db = Path(args.db) if args.db else default_db()
-    try:
-        db.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise BoardlabError(f"cannot create the folder of --db {str(db)!r}: {error}") from error
-    lock = lock_store(db)
-    check_store(db)
+    db: Path | str = args.db or default_db()
+    lock = None
+    if not is_postgres_url(db):
+        # Several processes on one PostgreSQL database are the way to grow (docs/web.md); on
+        # SQLite, one server per file.
+        db = Path(db)
+        try:
+            db.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise BoardlabError(f"cannot create the folder of --db {str(db)!r}: {error}") from error
+        lock = lock_store(db)
+    open_checked(db).close()
     live: dict[str, int] = {}
     if args.live_matches is not None:
         if args.live_matches < 1:
@@ -290,7 +327,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     def ready() -> None:
         print(f"Boardlab is running: open http://{shown}:{port}/", flush=True)
-        print(f"Matches are stored in {db}; stop with Ctrl-C.", flush=True)
+        print(f"Matches are stored in {store_name(db)}; stop with Ctrl-C.", flush=True)
 
     if args.trusted_proxy is not None and "*" in args.trusted_proxy.split(","):
         print(
@@ -343,7 +380,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-        os.close(lock)
+        if lock is not None:
+            os.close(lock)
     print("Boardlab stopped.", flush=True)
     return 0
 

@@ -29,7 +29,8 @@ from boardlab.web.limits import Limits, RateLimiter
 from boardlab.web.live import match_socket
 from boardlab.web.origin import CrossSiteGuard
 from boardlab.web.rules import rules_page
-from boardlab.web.sqlite_store import SqliteStore
+from boardlab.web.store import StoreUnavailable
+from boardlab.web.stores import open_store
 
 STATIC = Path(__file__).parent / "static"
 LOG = logging.getLogger("boardlab.web")
@@ -109,6 +110,16 @@ async def http_error(request: Request, exc: Exception) -> Response:
     return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
 
 
+async def store_unavailable(request: Request, exc: Exception) -> Response:
+    """The store cannot be reached now (its database server is down, which the store's pool
+    logs): 503, try again soon. Nothing was changed, or the reloaded match says what was."""
+    return JSONResponse(
+        {"error": "the match store is unavailable for a moment; try again"},
+        status_code=503,
+        headers={"Retry-After": "5"},
+    )
+
+
 async def server_error(request: Request, exc: Exception) -> Response:
     """Anything unexpected: logged here, one sentence to the client, never a traceback."""
     LOG.exception("unexpected error on %s %s", request.method, request.url.path)
@@ -120,7 +131,7 @@ async def server_error(request: Request, exc: Exception) -> Response:
 
 
 def create_app(
-    db_path: Path,
+    db_path: Path | str,
     bot_workers: int = 2,
     ready: Callable[[], None] | None = None,
     limits: Limits | None = None,
@@ -129,7 +140,8 @@ def create_app(
     say: Callable[[str], None] = lambda line: None,
     allowed_hosts: Sequence[str] | None = None,
 ) -> Starlette:
-    """The app, storing its matches in the SQLite file ``db_path`` and keeping at most
+    """The app, storing its matches in the SQLite file ``db_path`` (or the PostgreSQL database
+    of a ``postgresql://`` URL: ``boardlab.web.stores``) and keeping at most
     ``live_matches`` of them in memory; ``ready`` is called once it has started and answers
     requests; ``limits`` bound what each client may ask. With ``prepare_bots`` the bot
     workers load every game's compiled bots at start (``say`` tells the operator how it goes).
@@ -148,7 +160,7 @@ def create_app(
         # collection, whose full passes would otherwise stall all matches to scan it.
         gc.collect()
         gc.freeze()
-        store = SqliteStore(db_path)
+        store = open_store(db_path)
         hub = Hub(store, bot_workers, live_matches, prepare=prepare_bots)
         app.state.hub = hub
         hub.start_workers(say)
@@ -203,6 +215,7 @@ def create_app(
         exception_handlers={
             ApiError: api_error,
             HTTPException: http_error,
+            StoreUnavailable: store_unavailable,
             Exception: server_error,
         },
         lifespan=lifespan,
