@@ -8,7 +8,10 @@ when a connection opens and after each answer on it, and disarmed when a request
 complete (or the connection upgrades to a websocket): a connection still short of complete
 headers at the deadline is closed, and so is one that sends more than ``MAX_HEAD_BYTES``
 without completing them (the C parser sets no size limit of its own). Bodies have their own
-limits in the app (``json_body``).
+limits in the app (``json_body``). A request answered before its body has all arrived (a 413
+for a body too large) is read to its end and the body thrown away, up to ``DRAIN_BYTES`` and
+within the header time limit, so that the client, still sending, can read the answer: closing
+at once would reset the connection under it.
 
 A connection past its address's cap, or past the server's total (what its descriptor limit
 leaves once the server's own files are counted), is answered 429 or 503 and closed as soon as
@@ -30,6 +33,8 @@ from boardlab.web.limits import client_key
 from boardlab.web.refusals import REFUSALS
 
 MAX_HEAD_BYTES = 64 * 1024
+DRAIN_BYTES = 16 * 1024 * 1024
+"""The most of a refused request's body read (and thrown away) before its connection closes."""
 
 
 @dataclass
@@ -71,6 +76,8 @@ class HeaderDeadlineProtocol(HttpToolsProtocol):
     caps = ConnectionCaps(per_address=10**9, total=10**9)
     _deadline: asyncio.TimerHandle | None = None
     _head_bytes = 0
+    _drain: int | None = None
+    """Bytes of an answered request's body still allowed (None: no body is being drained)."""
     _address: str | None = None
     """The address this connection counts against while it does."""
 
@@ -102,7 +109,16 @@ class HeaderDeadlineProtocol(HttpToolsProtocol):
         super().handle_websocket_upgrade()
 
     def data_received(self, data: bytes) -> None:
-        """Parse ``data``; close the connection if headers grow past ``MAX_HEAD_BYTES``."""
+        """Parse ``data``; close the connection if headers grow past ``MAX_HEAD_BYTES`` (or a
+        drained body past ``DRAIN_BYTES``)."""
+        if self._drain is not None:
+            # The body's bytes, not headers: its end (in this data) arms the header deadline.
+            self._drain -= len(data)
+            if self._drain < 0:
+                self._expire()
+            else:
+                super().data_received(data)
+            return
         super().data_received(data)
         if self._deadline is not None:
             self._head_bytes += len(data)
@@ -115,10 +131,21 @@ class HeaderDeadlineProtocol(HttpToolsProtocol):
         super().on_headers_complete()
 
     def on_response_complete(self) -> None:
-        """An answer is sent: the next request's headers are due, unless already read."""
+        """An answer is sent: the next request's headers are due, unless already read; a
+        body still arriving is drained first, within the same time limit."""
         waiting = bool(self.pipeline)
         super().on_response_complete()
         if not waiting and not self.transport.is_closing():
+            if self.cycle.more_body:
+                self._drain = DRAIN_BYTES
+            self._arm()
+
+    def on_message_complete(self) -> None:
+        """A request's body has all arrived: a drained one ends, and the next request's
+        headers are due."""
+        super().on_message_complete()
+        if self._drain is not None:
+            self._drain = None
             self._arm()
 
     def connection_lost(self, exc: Exception | None) -> None:

@@ -1,9 +1,11 @@
 """The smaller holes hostile users found (issue 36, item 8), against a real server: a number past
 Python's conversion limit in an analysis start, the page policy's base and form targets, a
-proxy trusted for every address said aloud."""
+proxy trusted for every address said aloud, a body of megabytes answered 413 readably."""
 
 from __future__ import annotations
 
+import http.client
+import json
 import subprocess
 import sys
 import time
@@ -54,3 +56,24 @@ def test_a_proxy_trusted_for_every_address_is_said_on_stderr(tmp_path: Path) -> 
             process.kill()
             process.wait()
     assert line.startswith("boardlab: --trusted-proxy '*' believes X-Forwarded-For from every")
+
+
+def test_a_body_of_megabytes_gets_a_413_the_client_can_read(server: Server) -> None:
+    """A client that sends the whole body before reading (as Python's http.client does) reads
+    the 413, and its connection serves the next request (the server reads such a body to its
+    end, up to 16 MiB, and throws it away)."""
+    origin = {"Content-Type": "application/json", "Origin": server.url.rstrip("/")}
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    try:
+        for megabytes in (10, 10):
+            body = b'{"game": "' + b"x" * (megabytes << 20) + b'"}'
+            connection.request("POST", "/api/matches", body=body, headers=origin)
+            answer = connection.getresponse()
+            assert answer.status == 413
+            assert json.loads(answer.read()) == {
+                "error": "the request body is larger than 65536 bytes"
+            }
+        connection.request("GET", "/api/health")
+        assert connection.getresponse().status == 200
+    finally:
+        connection.close()
