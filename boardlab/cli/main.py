@@ -11,7 +11,7 @@ from typing import NoReturn
 
 from boardlab import __version__
 from boardlab.ai.levels import LEVELS
-from boardlab.cli import analyse, commands, pictures, serve, tournament
+from boardlab.cli import analyse, commands, db, pictures, serve, tournament
 from boardlab.cli.play import TerminalGame
 from boardlab.cli.signals import Stopped, install_stop_handlers, restore_handlers
 from boardlab.core.errors import BoardlabError, OptionError, one_line
@@ -196,6 +196,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     web = command("serve", "run the web app: play in the browser", serve.cmd_serve)
     serve.add_arguments(web)
+
+    store = command("db", db.SUMMARY, db.cmd_db)
+    db.add_arguments(store, _Formatter)
     return parser
 
 
