@@ -101,6 +101,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "refused",
     )
     parser.add_argument(
+        "--access-log",
+        metavar="PATH",
+        help="write one line per request and websocket to PATH ('-': standard error), in the "
+        "Common Log Format with the seconds taken; rotated at 50 MB, 3 old files kept "
+        "(default: no access log; refused requests are logged either way)",
+    )
+    parser.add_argument(
         "--no-prepare-bots",
         dest="prepare_bots",
         action="store_false",
@@ -298,6 +305,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
+        from boardlab.web.access_log import open_access_log
         from boardlab.web.app import create_app
         from boardlab.web.protocol import ConnectionCaps, header_deadline_protocol
     except ModuleNotFoundError as error:
@@ -316,6 +324,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
             raise BoardlabError(f"cannot create the folder of --db {str(db)!r}: {error}") from error
         lock = lock_store(db)
     open_checked(db).close()
+    if args.access_log is not None:
+        try:
+            open_access_log(args.access_log)
+        except OSError as error:
+            raise BoardlabError(
+                f"cannot write the access log {args.access_log!r}: {error}"
+            ) from error
     live: dict[str, int] = {}
     if args.live_matches is not None:
         if args.live_matches < 1:

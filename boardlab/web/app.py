@@ -21,6 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from boardlab.core.render_model import SPECTATOR
 from boardlab.render.svg import render_svg
 from boardlab.web import analysis, api, seating
+from boardlab.web.access_log import AccessLog
 from boardlab.web.catalogue import build_catalogue
 from boardlab.web.client_limits import ClientLimits
 from boardlab.web.errors import ApiError
@@ -208,6 +209,7 @@ def create_app(
         routes=routes,
         # The headers go on every answer, refusals of the guard included.
         middleware=[
+            Middleware(AccessLog),
             Middleware(SecurityHeaders),
             Middleware(ClientLimits, limits=limits),
             Middleware(CrossSiteGuard, hosts=allowed_hosts),
