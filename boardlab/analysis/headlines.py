@@ -63,6 +63,7 @@ def headlines(summary: dict[str, Any], percent: Mapping[str, bool]) -> list[str]
     result = first["outcome"]
     seats = result["seats"]
     n = result["games"]
+    won = result["decided"]
     fair = 1 / len(seats)
     p = result["seat_balance_p"]
     verdict = (
@@ -70,10 +71,12 @@ def headlines(summary: dict[str, Any], percent: Mapping[str, bool]) -> list[str]
         if p < ALPHA
         else "no real difference between the seats at this number of games"
     )
-    rates = ", ".join(f"{s['seat']} {_pm(s['win_rate'])}" for s in seats)
+    rates = ", ".join(f"{s['seat']} {_pm(s['decided_share'])}" for s in seats)
+    draws = n - won
+    without = f"{draws} without a single winner, {_pct(draws / n)}" if draws else "none drawn"
     lines.append(
-        f"{first['label']}: over {n} games the seats win {rates} (fair share {_pct(fair)}, "
-        f"draws {_pct(first['metrics']['draws']['value'])}): {verdict} ({_p(p)})."
+        f"{first['label']}: of {n} games ({without}), the seats win {rates} of the "
+        f"{won} games with a winner (fair share {_pct(fair)} each): {verdict} ({_p(p)})."
     )
     found = first["metrics"]
     decided = found.get("decisiveness")
@@ -117,17 +120,36 @@ def headlines(summary: dict[str, Any], percent: Mapping[str, bool]) -> list[str]
             lines.append(head + f"real differences in {parts}; {tail}.")
         else:
             lines.append(head + "no real difference in any metric at this number of games.")
-    lines.append(power_line(n, fair, len(summary["comparisons"]) > 0))
+        lines.extend(seat_count_note(comparison))
+    lines.append(power_line(n, fair, len(summary["comparisons"]) > 0, won))
     return lines
 
 
-def power_line(games: int, fair: float, variants: bool) -> str:
-    """What this many games can see (80% power, 5% tests): the smallest seat edge, and the
-    smallest differences between variants."""
-    edge = detectable_share(games, fair) - fair
+def seat_count_note(comparison: dict[str, Any]) -> list[str]:
+    """When the variants have different seat counts: why raw win rates are not compared."""
+    row = next((r for r in comparison["rows"] if r["metric"] == "first_seat_edge"), None)
+    if row is None or row["seats"][0] == row["seats"][1]:
+        return []
+    (k_a, k_b), (e_a, e_b) = row["seats"], row["values"]
+    return [
+        f"Seat counts differ ({comparison['variant']}: {k_b} seats, {comparison['base']}: "
+        f"{k_a}), so raw win rates are not comparable (an equal seat wins {_pct(1 / k_b)} of "
+        f"the games with a winner at {k_b} seats, {_pct(1 / k_a)} at {k_a}, and draws take "
+        f"their own share), so the first seat is compared by its share of the games with a "
+        f"winner over its fair share: {number(e_b)} times it against {number(e_a)} times."
+    ]
+
+
+def power_line(games: int, fair: float, variants: bool, decided: int | None = None) -> str:
+    """What this many games can see (80% power, 5% tests): the smallest seat edge, over the
+    ``decided`` games with one winner as the seat test counts them, and the smallest
+    differences between variants over all ``games``."""
+    decided = games if decided is None else decided
+    edge = detectable_share(decided, fair) - fair
+    counted = f"{games} games" if decided == games else f"{decided} games with a winner"
     line = (
-        f"With {games} games a seat's edge must exceed about {100 * edge:.0f} points over the "
-        f"fair share to be seen (80% of the time)"
+        f"With {counted} a seat's edge must exceed about {100 * edge:.0f} points over the "
+        f"fair share of those games to be seen (80% of the time)"
     )
     if variants:
         line += (

@@ -67,42 +67,82 @@ def _figure(width: float = 6.4, height: float = 3.2) -> tuple[Figure, Any]:
 
 
 def outcome_bars(series: Sequence[dict[str, Any]]) -> str:
-    """Win rate per seat (and draws) for every series, with 95% intervals as error bars."""
-    figure, axes = _figure()
+    """Who wins: each seat's share of the games with a winner, against its fair share ``1/K``
+    (a dash over the variant's bars), and beside it the share of games without a single
+    winner; 95% intervals as error bars. Seat ``i`` of every variant is drawn in column ``i``,
+    whatever its seat count, and the draws have a panel of their own."""
+    figure, (axes, draws) = plt.subplots(
+        1, 2, figsize=(7.4, 3.2), width_ratios=(4, 1), sharey=True, layout="constrained"
+    )
+    for panel in (axes, draws):
+        panel.spines[["top", "right"]].set_visible(False)
     width = 0.8 / len(series)
-    labels: list[str] = []
+    columns = max(len(one["outcome"]["seats"]) for one in series)
+    labels = [
+        " / ".join(
+            dict.fromkeys(
+                one["outcome"]["seats"][i]["seat"]
+                for one in series
+                if i < len(one["outcome"]["seats"])
+            )
+        )
+        for i in range(columns)
+    ]
     for number, one in enumerate(series):
-        bars = [(s["seat"], s["win_rate"]) for s in one["outcome"]["seats"]]
-        bars.append(("draw", one["metrics"]["draws"]))
-        labels = labels if len(labels) >= len(bars) else [name for name, _ in bars]
-        xs = [i + (number - (len(series) - 1) / 2) * width for i in range(len(bars))]
-        heights = [e["value"] for _, e in bars]
-        errors = [
-            [e["value"] - e["low"] for _, e in bars],
-            [e["high"] - e["value"] for _, e in bars],
-        ]
+        colour = COLOURS[number % len(COLOURS)]
+        seats = one["outcome"]["seats"]
+        shift = (number - (len(series) - 1) / 2) * width
+        xs = [i + shift for i in range(len(seats))]
+        shares = [s["decided_share"] for s in seats]
         axes.bar(
             xs,
-            heights,
+            [e["value"] for e in shares],
             width,
-            yerr=errors,
+            yerr=[
+                [e["value"] - e["low"] for e in shares],
+                [e["high"] - e["value"] for e in shares],
+            ],
             capsize=3,
-            color=COLOURS[number % len(COLOURS)],
+            color=colour,
             label=one["label"],
         )
-    axes.set_xticks(range(len(labels)), labels)
-    axes.set_ylabel("share of games")
+        axes.hlines(
+            [1 / len(seats)] * len(seats),
+            [x - width / 2 for x in xs],
+            [x + width / 2 for x in xs],
+            color="#222222",
+            linewidth=1.2,
+            linestyles="--",
+            label="fair share (1/seats)" if number == 0 else None,
+        )
+        drawn = one["metrics"]["draws"]
+        draws.bar(
+            [shift],
+            [drawn["value"]],
+            width,
+            yerr=[[drawn["value"] - drawn["low"]], [drawn["high"] - drawn["value"]]],
+            capsize=3,
+            color=colour,
+        )
+    axes.set_xticks(range(columns), labels)
+    axes.set_ylabel("share of games with a winner")
     axes.set_ylim(0, 1)
-    axes.set_title("Who wins (95% intervals)")
-    if len(series) > 1:
-        axes.legend(frameon=False, fontsize=8)
+    axes.set_title("Who wins the games with a winner (95% intervals)", fontsize=10)
+    axes.legend(frameon=False, fontsize=8)
+    draws.set_xticks([0], ["no single winner"])
+    draws.set_xlim(-0.6, 0.6)
+    draws.set_title("of all games", fontsize=10)
     parts = [
         f"{one['label']}: "
-        + ", ".join(f"{s['seat']} {_share(s['win_rate'])}" for s in one["outcome"]["seats"])
-        + f", draws {_share(one['metrics']['draws'])}"
+        + ", ".join(f"{s['seat']} {_share(s['decided_share'])}" for s in one["outcome"]["seats"])
+        + f" of the games with a winner (fair share {_pct(1 / len(one['outcome']['seats']))}); "
+        + f"no single winner in {_share(one['metrics']['draws'])} of all games"
         for one in series
     ]
-    return _svg(figure, "Bar chart of the share of games each seat wins. " + "; ".join(parts))
+    return _svg(
+        figure,
+        "Bar chart of the share of games with a winner that each seat wins. " + "; ".join(parts),
+    )
 
 
 def integer_bins(values: Sequence[int], most: int = MAX_BINS) -> list[float]:

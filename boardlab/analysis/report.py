@@ -17,7 +17,7 @@ from typing import Any
 
 from boardlab.analysis import plots
 from boardlab.analysis.headlines import number
-from boardlab.analysis.summary import METRICS, game_row
+from boardlab.analysis.summary import METRICS, PERCENT, game_row
 from boardlab.analysis.trace import GameTrace
 from boardlab.core.files import write_atomic
 from boardlab.core.registry import make
@@ -47,8 +47,19 @@ dl dd { margin-left: 1rem; color: #333; }
 DEFINITIONS = (
     (
         "win rate",
-        "wins of a seat over games, with a Wilson 95% interval; seats rotate, so a "
-        "seat's rate is the seat's advantage, not a bot's",
+        "wins of a seat over the games with a winner (over all games in the outcome table), "
+        "with a Wilson 95% interval; an equal seat wins 1/K of the games with a winner at K "
+        "seats; seats rotate, so a seat's rate is the seat's advantage, not a bot's",
+    ),
+    (
+        "draws",
+        "games without a single winner: every seat drawn, or places shared at 3-5 seats",
+    ),
+    (
+        "first seat's edge",
+        "its share of the games with a winner divided by its fair share 1/K: 1 for an equal "
+        "seat at any seat count; differences have the MOVER interval of the two Wilson "
+        "intervals and the p-value of that interval",
     ),
     (
         "seat balance p",
@@ -147,6 +158,7 @@ def _outcome_section(series: Sequence[dict[str, Any]]) -> str:
                 str(s["draws"]),
                 str(s["losses"]),
                 _fmt(s["win_rate"], True),
+                _fmt(s["decided_share"], True),
             ]
             for s in result["seats"]
         ]
@@ -156,7 +168,17 @@ def _outcome_section(series: Sequence[dict[str, Any]]) -> str:
             f"<p>{result['games']} games; bots per seat: {escape(', '.join(one['players']))}; "
             f"seat balance p {_p(result['seat_balance_p'])}; terminations: {escape(reasons)}; "
             f"caps hit in {_fmt(one['caps'], True)} of games.</p>"
-            + _table(["seat (final ranking)", "wins", "shared/draws", "losses", "win rate"], rows)
+            + _table(
+                [
+                    "seat (final ranking)",
+                    "wins",
+                    "shared/draws",
+                    "losses",
+                    "wins of all games",
+                    f"wins of the {result['decided']} with a winner (fair {1 / len(rows):.0%})",
+                ],
+                rows,
+            )
         )
         if len(result["players"]) > 1:
             parts.append(
@@ -178,7 +200,7 @@ def _metric_table(series: Sequence[dict[str, Any]]) -> str:
 
 
 def _comparison_section(summary: dict[str, Any]) -> str:
-    percent = {m.key: m.percent for m in METRICS}
+    percent = PERCENT
     parts = []
     for comparison in summary["comparisons"]:
         rows = []
@@ -324,9 +346,11 @@ def render_html(summary: dict[str, Any], title: str) -> str:
         "<h2>Outcome</h2>",
         _figure(
             plots.outcome_bars(series),
-            "Share of games each seat wins, and of draws, with 95% Wilson intervals. Seats "
-            "rotate between bots, so a bar is the seat's edge. An edge of a few points needs "
-            "hundreds of games (see the power line in the headlines).",
+            "Share of the games with a winner that each seat wins, against its fair share "
+            "(dashed: 1/seats), and apart the share of games without a single winner (draws "
+            "and shared places), with 95% Wilson intervals. Seats rotate between bots, so a "
+            "bar is the seat's edge. An edge of a few points needs hundreds of games (see the "
+            "power line in the headlines).",
         ),
         _outcome_section(series),
         _figure(

@@ -16,6 +16,7 @@ from typing import Any
 from boardlab.analysis import metrics
 from boardlab.analysis.headlines import headlines
 from boardlab.analysis.lab import LabConfig, Series
+from boardlab.analysis.seat_edge import compare_edges, edge
 from boardlab.analysis.stats import (
     ALPHA,
     Estimate,
@@ -105,6 +106,10 @@ METRICS = (
 )
 """Every compared metric, in report order; each is defined in :mod:`metrics`."""
 METRICS_BY_KEY = {metric.key: metric for metric in METRICS}
+EDGE = "first_seat_edge"
+EDGE_LABEL = "first seat's edge (its share of decided games ÷ fair share)"
+PERCENT = {EDGE: False} | {metric.key: metric.percent for metric in METRICS}
+"""Per compared metric: whether its differences read as percentage points."""
 
 
 def values(metric: Metric, traces: Sequence[GameTrace]) -> list[float]:
@@ -147,6 +152,7 @@ def outcome(traces: Sequence[GameTrace], seats: Sequence[str]) -> dict[str, Any]
     n = len(traces)
     table = [Counter(t.results[s] for t in traces) for s in range(len(seats))]
     wins = [row["win"] for row in table]
+    decided = sum(metrics.winner(t.results) is not None for t in traces)
     per_seat = [
         {
             "seat": name,
@@ -154,6 +160,7 @@ def outcome(traces: Sequence[GameTrace], seats: Sequence[str]) -> dict[str, Any]
             "draws": row["draw"],
             "losses": row["loss"],
             "win_rate": proportion(row["win"], n).to_json(),
+            "decided_share": proportion(row["win"], decided).to_json(),
         }
         for name, row in zip(seats, table, strict=True)
     ]
@@ -165,6 +172,8 @@ def outcome(traces: Sequence[GameTrace], seats: Sequence[str]) -> dict[str, Any]
             players[spec] += trace.results[seat] == "win"
     return {
         "games": n,
+        "decided": decided,
+        "fair": round(1 / len(seats), 6),
         "seats": per_seat,
         "players": {
             spec: proportion(players[spec], games[spec]).to_json() for spec in sorted(games)
@@ -214,10 +223,33 @@ def summarize_series(
     }
 
 
+def first_seat_record(traces: Sequence[GameTrace]) -> tuple[int, int, int]:
+    """The first seat's wins, the games with one winner, and the seat count."""
+    decided = [metrics.winner(t.results) for t in traces]
+    wins = sum(seat == 0 for seat in decided)
+    seats = len(traces[0].results) if traces else 2
+    return wins, sum(seat is not None for seat in decided), seats
+
+
 def compare(base: Sequence[GameTrace], other: Sequence[GameTrace]) -> list[dict[str, Any]]:
-    """Every metric of ``other`` minus ``base``, with interval, p and BH-adjusted verdict."""
-    rows: list[dict[str, Any]] = []
+    """Every metric of ``other`` minus ``base``, with interval, p and BH-adjusted verdict.
+
+    The first seat is compared by its edge over its fair share (:mod:`seat_edge`), not by its
+    raw win rate, which differs between seat counts and with the draws even without any edge.
+    """
+    first = first_seat_record(base), first_seat_record(other)
+    rows: list[dict[str, Any]] = [
+        {
+            "metric": EDGE,
+            "label": EDGE_LABEL,
+            "seats": [first[0][2], first[1][2]],
+            "values": [round(edge(*record)[0], 6) for record in first],
+            **compare_edges(*first).to_json(),
+        }
+    ]
     for metric in METRICS:
+        if metric.key == "first_seat_wins":
+            continue
         a, b = values(metric, base), values(metric, other)
         if not a or not b:
             continue
@@ -291,7 +323,7 @@ def summarize_run(
         "comparisons": comparisons,
         "skill": skill,
     }
-    summary["headlines"] = headlines(summary, {m.key: m.percent for m in METRICS})
+    summary["headlines"] = headlines(summary, PERCENT)
     return summary
 
 

@@ -40,7 +40,7 @@ def test_analyse_writes_a_report_with_headlines(
     )
     assert code == 0
     printed = capsys.readouterr().out
-    assert "over 12 games the seats win Romans" in printed
+    assert "of 12 games (" in printed and "the seats win Romans" in printed
     assert f"report: {out / 'report.html'}" in printed
     summary = json.loads((out / "summary.json").read_text())
     assert summary["series"][0]["outcome"]["games"] == 12
@@ -82,7 +82,7 @@ def test_variants_are_compared_metric_by_metric(
     [comparison] = summary["comparisons"]
     assert (comparison["base"], comparison["variant"]) == ("small", "big")
     metrics = {row["metric"] for row in comparison["rows"]}
-    assert {"first_seat_wins", "decisions", "branching", "lead_changes"} <= metrics
+    assert {"first_seat_edge", "decisions", "branching", "lead_changes"} <= metrics
     assert all(isinstance(row["real"], bool) for row in comparison["rows"])
     assert "Variant big against small" in capsys.readouterr().out
 

@@ -17,10 +17,11 @@ SUMMARY: dict[str, Any] = {
             "label": "base",
             "outcome": {
                 "games": 400,
+                "decided": 392,
                 "seat_balance_p": 0.0004,
                 "seats": [
-                    {"seat": "Dark", "win_rate": _estimate(0.58, 0.03)},
-                    {"seat": "Light", "win_rate": _estimate(0.40, 0.03)},
+                    {"seat": "Dark", "decided_share": _estimate(0.59, 0.03)},
+                    {"seat": "Light", "decided_share": _estimate(0.41, 0.03)},
                 ],
             },
             "metrics": {
@@ -81,8 +82,9 @@ SUMMARY: dict[str, Any] = {
 def test_headlines_state_figures_and_verdicts() -> None:
     lines = headlines(SUMMARY, {"first_seat_wins": True, "decisions": False})
     assert lines[0] == (
-        "base: over 400 games the seats win Dark 58% ± 3%, Light 40% ± 3% (fair share 50%, "
-        "draws 2%): a real difference between the seats (p < 0.001)."
+        "base: of 400 games (8 without a single winner, 2%), the seats win Dark 59% ± 3%, "
+        "Light 41% ± 3% of the 392 games with a winner (fair share 50% each): a real "
+        "difference between the seats (p < 0.001)."
     )
     assert "90% of games end by the rules" in lines[1] and "3.1 lead changes" in lines[1]
     assert lines[2].startswith("Games last 45 turns (90 decisions)")

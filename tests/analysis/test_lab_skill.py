@@ -54,9 +54,10 @@ def test_the_skill_trace_at_three_seats_says_the_stronger_bot_clearly_wins() -> 
                 "label": "base",
                 "outcome": {
                     "games": 90,
+                    "decided": 81,
                     "seat_balance_p": 1.0,
                     "seats": [
-                        {"seat": name, "win_rate": {"value": 0.3, "low": 0.2, "high": 0.4}}
+                        {"seat": name, "decided_share": {"value": 0.3, "low": 0.2, "high": 0.4}}
                         for name in ("a", "b", "c")
                     ],
                 },

@@ -107,7 +107,7 @@ def test_compare_marks_only_real_differences() -> None:
     wins = [_trace(i, ["win", "loss"]) for i in range(40)]
     losses = [_trace(i, ["loss", "win"]) for i in range(40)]
     rows = {row["metric"]: row for row in compare(wins, losses)}
-    assert rows["first_seat_wins"]["diff"] == -1.0 and rows["first_seat_wins"]["real"]
+    assert rows["first_seat_edge"]["diff"] == -2.0 and rows["first_seat_edge"]["real"]
     assert not rows["branching"]["real"]
 
 

@@ -1,0 +1,90 @@
+"""A seat's edge is compared against each variant's own fair share (issue 39, items 3 and 4).
+
+A 2-seat and a 3-seat variant where no seat has an edge differ in the first seat's raw win
+rate (its fair share falls from 1/2 to 1/3, and draws take their own share): the comparison
+must not call that "real", and must still see a real edge when there is one.
+"""
+
+from __future__ import annotations
+
+from array import array
+
+import pytest
+
+from boardlab.analysis.headlines import power_line
+from boardlab.analysis.seat_edge import compare_edges, edge
+from boardlab.analysis.stats import compare_proportions
+from boardlab.analysis.summary import EDGE, compare, outcome
+from boardlab.analysis.trace import GameTrace
+
+
+def _game(index: int, results: list[str]) -> GameTrace:
+    seats = len(results)
+    return GameTrace(
+        "v",
+        index,
+        [f"bot{s}" for s in range(seats)],
+        list(range(seats)),
+        results,
+        "elimination" if "win" in results else "repetition",
+        turns=2,
+        seats=array("B", [0, 1]),
+        choices=array("I", [3, 2]),
+        turn_start=array("B", [1, 1]),
+        evals=array("d", [0.0] * 2 * seats),
+        moves=["a", "b"],
+    )
+
+
+def _games(seats: int, wins: list[int], draws: int) -> list[GameTrace]:
+    """``wins[s]`` games won by seat ``s`` (the others lose), then ``draws`` shared games."""
+    found: list[GameTrace] = []
+    for seat, count in enumerate(wins):
+        won = ["loss"] * seats
+        won[seat] = "win"
+        found += [_game(len(found), list(won)) for _ in range(count)]
+    shared = ["draw"] * (seats - 1) + ["loss"]
+    return found + [_game(len(found) + i, list(shared)) for i in range(draws)]
+
+
+def test_a_two_to_three_seat_comparison_does_not_call_the_fair_share_change_real() -> None:
+    two = _games(2, [150, 150], draws=0)
+    three = _games(3, [70, 70, 70], draws=90)
+    # The raw first-seat win rate falls from 50% to 23%: a "real" difference by Fisher's test.
+    assert compare_proportions(150, 300, 70, 300).p < 0.001
+    row = next(r for r in compare(two, three) if r["metric"] == EDGE)
+    assert row["values"] == [1.0, 1.0] and row["seats"] == [2, 3]
+    assert not row["real"] and row["p"] == 1.0
+    assert all(r["metric"] != "first_seat_wins" for r in compare(two, three))
+
+
+def test_a_real_edge_is_still_seen_across_seat_counts() -> None:
+    two = _games(2, [150, 150], draws=0)
+    # The first of three seats wins half the games with a winner: 1.5 times its fair share.
+    three = _games(3, [105, 53, 52], draws=90)
+    row = next(r for r in compare(two, three) if r["metric"] == EDGE)
+    assert row["real"] and row["low"] > 0
+    assert row["values"][1] == pytest.approx(1.5)
+
+
+def test_the_edge_interval_is_the_scaled_wilson_interval_and_reduces_to_newcombe() -> None:
+    value, low, high = edge(60, 100, 3)
+    assert value == pytest.approx(1.8)
+    assert (low, high) == pytest.approx((3 * 0.502, 3 * 0.6906), abs=3e-3)
+    same_seats = compare_edges((40, 100, 2), (60, 100, 2))
+    newcombe = compare_proportions(40, 100, 60, 100)
+    assert same_seats.low == pytest.approx(2 * newcombe.low)
+    assert same_seats.high == pytest.approx(2 * newcombe.high)
+    # The p-value is the interval inverted: 95% interval just outside 0 <=> p just under 5%.
+    assert (same_seats.low > 0) == (same_seats.p < 0.05)
+    assert same_seats.p == pytest.approx(newcombe.p, rel=0.5)
+
+
+def test_draws_are_left_out_of_the_seat_shares_and_the_power_line_counts_what_is_tested() -> None:
+    games = _games(2, [30, 10], draws=60)
+    found = outcome(games, ["North", "South"])
+    assert found["decided"] == 40
+    assert found["seats"][0]["decided_share"]["value"] == pytest.approx(0.75)
+    assert found["seats"][0]["win_rate"]["value"] == pytest.approx(0.30)
+    assert "With 40 games with a winner" in power_line(100, 0.5, False, 40)
+    assert power_line(100, 0.5, False, 40) != power_line(100, 0.5, False, 100)
