@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import json
 from contextlib import ExitStack
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.web.conftest import Server
 from tests.web.test_api import create, wait_for_ply
-from tests.web.test_api_hidden import listen, preset
+from tests.web.test_api_hidden import frames_before, listen, preset
 
 REVEALED = "hidden information has been revealed since: that turn cannot be taken back"
 
@@ -80,3 +84,102 @@ def test_a_socket_with_a_claimed_invite_token_sees_only_what_a_spectator_sees(
     # A request made with the link's token acts for nobody.
     status, _ = server.post(f"/api/matches/{match}/resign", {"seat": 0}, invite)
     assert status == 403
+
+
+ACTORS = ("south", "invite", "north", "nobody")
+ACTIONS = st.lists(
+    st.one_of(
+        st.just(("claim", "invite", "")),
+        st.tuples(st.just("takeback"), st.sampled_from(ACTORS), st.just("")),
+        st.tuples(
+            st.sampled_from(["offer", "accept", "decline"]),
+            st.sampled_from(ACTORS),
+            st.sampled_from(["takeback", "draw"]),
+        ),
+    ),
+    max_size=6,
+)
+"""What the others may try while South's lineup is secret: claim the invite link, take back,
+offer, accept or decline, each as South, with the link's token, as North once claimed, or
+with no token at all."""
+
+
+def around_the_reveal(
+    server: Server, lineup: str, actions: list[tuple[str, str, str]], invited: int
+) -> tuple[list[str], dict[str, str | None], str]:
+    """Everything the invite link's holder, North and a spectator receive from South's secret
+    deployment ``lineup`` until North's deployment reveals it, while ``actions`` are tried
+    (South deploys again, the same, whenever a takeback returns its turn); the seat
+    ``invited`` is sent as a link (a friend claims South's at once, to deploy it); the tokens
+    and the match id."""
+    seats = [{"kind": "invite" if seat == invited else "human"} for seat in (0, 1)]
+    match, created = create(server, {"game": "cyvasse", "options": {"seed": 7}, "seats": seats})
+    invite, own = created[invited], created[1 - invited]
+    assert invite and own
+    api = f"/api/matches/{match}"
+    tokens: dict[str, str | None] = {"invite": invite, "nobody": None, "south": own, "north": None}
+
+    def claim() -> tuple[int, Any]:
+        status, answer = server.post(f"{api}/claim", {"seat": invited, "token": invite})
+        if status == 200:
+            tokens["south" if invited == 0 else "north"] = answer["token"]
+            answer = {**answer, "token": "CLAIMED"}
+        return status, answer
+
+    seen: list[Any] = []
+    with ExitStack() as stack:
+        # The creator follows the match with the link's token before sending the link.
+        sockets = [listen(stack, server, match, [invite]), listen(stack, server, match, [])]
+        if invited == 0:
+            tokens["north"] = own
+            assert claim()[0] == 200
+        preset(server, match, tokens["south"], 0, 0, lineup)
+        for kind, actor, offered in actions:
+            token = tokens[actor]
+            ply = server.get(api)[1]["ply"]
+            if kind == "claim":
+                status, answer = claim()
+            elif kind == "takeback":
+                status, answer = server.post(f"{api}/takeback", {"seat": 0}, token)
+            else:
+                body = {"seat": 1 if actor != "south" else 0, "kind": offered, "ply": ply}
+                status, answer = server.post(f"{api}/{kind}", body, token)
+            seen.append([kind, actor, offered, status, answer])
+            if server.get(api)[1]["ply"] == 0:
+                preset(server, match, tokens["south"], 0, 0, lineup)
+            for viewer in ("invite", "north", "nobody"):
+                status, view = server.get(api, tokens[viewer])
+                view.pop("now", None)
+                seen.append([viewer, status, view])
+        if tokens["north"] is None:
+            assert claim()[0] == 200
+        view = preset(server, match, tokens["north"], 1, 1, "classic")
+        assert view["phase"] == "play"
+        frames = [frame for socket in sockets for frame in frames_before(socket, 2)]
+    texts = frames + [json.dumps(entry) for entry in seen]
+    return [text.replace(match, "ID") for text in texts], tokens, match
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    lineups=st.permutations(["classic", "fortress", "vanguard"]),
+    actions=ACTIONS,
+    invited=st.sampled_from([0, 1]),
+)
+def test_no_takeback_offer_or_claim_around_the_reveal_leaks_or_undoes_it(
+    shared_server: Server, lineups: list[str], actions: list[tuple[str, str, str]], invited: int
+) -> None:
+    """Whatever the others try before the reveal, nothing they receive depends on South's
+    secret lineup; after it, no takeback or offer from either seat returns to a deployment."""
+    server = shared_server
+    seen = [around_the_reveal(server, lineup, actions, invited) for lineup in lineups[:2]]
+    assert seen[0][0] == seen[1][0]
+    for _, tokens, match in seen:
+        api = f"/api/matches/{match}"
+        for seat, actor in enumerate(("south", "north")):
+            body = {"seat": seat, "kind": "takeback", "ply": 2}
+            for path in ("takeback", "offer", "accept"):
+                status, answer = server.post(f"{api}/{path}", body, tokens[actor])
+                assert status == 409, answer
+        view = server.get(api)[1]
+        assert view["ply"] == 2 and view["phase"] == "play"
