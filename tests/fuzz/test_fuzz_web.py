@@ -66,7 +66,7 @@ def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
     started = time.monotonic()
     matches, tokens = [], []
     try:
-        for body in VALID[""][:3]:
+        for body in VALID[""][:4]:
             status, answer = server.post("/api/matches", body)
             assert status == 201, answer
             matches.append(answer["id"])
@@ -113,6 +113,7 @@ VALID: dict[str, list[dict[str, Any]]] = {
         {"game": "murus-gallicus", "seats": [{"kind": "human"}, {"kind": "invite"}]},
         {"game": "anacund", "options": {"layout": "l0"}, "seats": [{"kind": "human"}] * 2},
         {"game": "cyvasse", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "level:easy"}]},
+        {"game": "cyvasse", "seats": [{"kind": "invite"}, {"kind": "human"}]},
         {"game": "colosseum-offcuts", "seats": [{"kind": "bot", "bot": "random"}] * 3},
     ],
     "turn": [
@@ -124,6 +125,9 @@ VALID: dict[str, list[dict[str, Any]]] = {
     "preview": [{"seat": 0, "steps": ["6@19"]}, {"seat": 1, "steps": []}, {"seat": 0}],
     "resign": [{"seat": 0}, {"seat": 1}],
     "takeback": [{"seat": 0}],
+    "offer": [{"seat": 0, "kind": "takeback"}, {"seat": 1, "kind": "draw"}],
+    "accept": [{"seat": 1, "kind": "takeback", "ply": 1}, {"seat": 0, "kind": "draw", "ply": 2}],
+    "decline": [{"seat": 1, "kind": "draw", "ply": 1}],
     "rematch": [{}],
     "claim": [{"seat": 1, "token": "A" * 43}, {"seat": 0, "token": "b" * 43}],
 }
@@ -199,6 +203,9 @@ def paths(draw: st.DrawFn, matches: list[str]) -> str:
                 f"/api/matches/{match}/turn",
                 f"/api/matches/{match}/resign",
                 f"/api/matches/{match}/takeback",
+                f"/api/matches/{match}/offer",
+                f"/api/matches/{match}/accept",
+                f"/api/matches/{match}/decline",
                 f"/api/matches/{match}/rematch",
                 f"/api/matches/{match}/record",
                 f"/api/matches/{match}/claim",
