@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 Backend = Literal["sqlite", "postgres"]
-Run = Callable[[str, Sequence[Any]], Sequence[Any] | None]
-"""Runs one statement with its parameters in the caller's transaction; the first row or None."""
+Run = Callable[[str, Sequence[Any]], list[Any]]
+"""Runs one statement (``?`` placeholders) with its parameters in the caller's transaction, and
+returns the rows it gives (none for most)."""
 
 VERSION_TABLE = (
     "CREATE TABLE IF NOT EXISTS schema_migrations ("
@@ -81,10 +82,9 @@ def migrate(run: Run, backend: Backend, when: str) -> tuple[Migration, ...]:
     """Apply the steps the store lacks, in order, in the caller's transaction, recording each
     as applied at ``when``; returns them (none when the store is up to date). Raises
     SchemaTooNew for a store migrated beyond :data:`LATEST`."""
-    mark = "?" if backend == "sqlite" else "%s"
     run(VERSION_TABLE, ())
-    row = run("SELECT max(version) FROM schema_migrations", ())
-    current = int(row[0]) if row is not None and row[0] is not None else 0
+    ((latest,),) = run("SELECT max(version) FROM schema_migrations", ())
+    current = int(latest or 0)
     if current > LATEST:
         raise SchemaTooNew(
             f"its schema is version {current}, newer than this Boardlab knows ({LATEST}); "
@@ -94,9 +94,8 @@ def migrate(run: Run, backend: Backend, when: str) -> tuple[Migration, ...]:
     for step in steps:
         for statement in step.statements(backend):
             run(statement, ())
-        values = ", ".join([mark] * 3)
         run(
-            f"INSERT INTO schema_migrations (version, name, applied) VALUES ({values})",
+            "INSERT INTO schema_migrations (version, name, applied) VALUES (?, ?, ?)",
             (step.version, step.name, when),
         )
     return steps

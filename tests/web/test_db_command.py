@@ -18,9 +18,9 @@ import pytest
 from boardlab.cli.main import main
 from boardlab.cli.serve import store_name
 from boardlab.web.migrations import LATEST, MIGRATIONS
+from boardlab.web.sql_store import config_text
 from boardlab.web.store import Event, MatchConfig, SeatConfig, Summary
 from boardlab.web.store_copy import KEYS, TABLES
-from boardlab.web.store_rows import config_text
 from boardlab.web.stores import open_store
 from tests.web.conftest import free_port, start_server
 from tests.web.test_api import MURUS_HOT_SEAT, create

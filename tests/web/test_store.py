@@ -19,6 +19,7 @@ import psycopg
 import pytest
 
 from boardlab.web.migrations import LATEST, MIGRATIONS, SchemaTooNew
+from boardlab.web.sql_store import config_text
 from boardlab.web.store import (
     Event,
     MatchConfig,
@@ -29,7 +30,6 @@ from boardlab.web.store import (
     StoreUnavailable,
     Summary,
 )
-from boardlab.web.store_rows import config_text
 from boardlab.web.stores import open_store
 from tests.web.postgres import Cluster
 

@@ -1,0 +1,215 @@
+"""The store's calls written once in SQL that SQLite and PostgreSQL both run, and the rows both
+keep: a match's configuration as JSON text, the lobby's lines.
+
+A backend (``sqlite_store.py``, ``postgres_store.py``) opens and migrates its database and
+gives its transactions: a context whose value runs one statement (``?`` placeholders) and
+returns its rows, committed when the block ends and rolled back if it raises. Everything a
+match is — its row, its events, its summary, an invite's compare-and-set, the lobby's order,
+matches set aside — is then the same on both, by construction.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any
+
+from boardlab.web.migrations import Run
+from boardlab.web.store import (
+    Event,
+    MatchConfig,
+    SeatConfig,
+    SetAside,
+    Status,
+    StoreConflict,
+    StoredMatch,
+    Summary,
+)
+
+LOG = logging.getLogger("boardlab.web")
+
+NOT_SET_ASIDE = "NOT EXISTS (SELECT 1 FROM set_aside WHERE set_aside.match_id = matches.id)"
+LISTED_COLUMNS = "id, config, status, result, plies, updated, deadline, to_move"
+"""The columns of ``matches`` that :func:`listed` reads, in order."""
+
+
+class SqlStore(ABC):
+    """A :class:`~boardlab.web.store.Store` over a backend's transactions."""
+
+    conflicts: tuple[type[Exception], ...]
+    """The backend's errors for a broken key: an event index taken, a match that is not."""
+    row_lock = ""
+    """What ``SELECT … FOR UPDATE`` is in the backend (SQLite's writers lock the whole file)."""
+
+    @abstractmethod
+    def _transaction(self, reading: bool = False) -> AbstractContextManager[Run]:
+        """A transaction (a snapshot that only reads, when ``reading``)."""
+
+    def create(self, config: MatchConfig, summary: Summary) -> None:
+        """Add a new match with no events."""
+        with self._transaction() as run:
+            run(
+                "INSERT INTO matches (id, game, config, created, status, result, plies, updated, "
+                "deadline, to_move) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (config.id, config.game, config_text(config), config.created, *_line(summary)),
+            )
+
+    def load(self, match_id: str) -> StoredMatch | None:
+        """The match with this id, or None; raises SetAside for a match set aside. Read in
+        one snapshot, so its events and summary agree whatever is appended meanwhile."""
+        with self._transaction(reading=True) as run:
+            aside = run("SELECT reason FROM set_aside WHERE match_id = ?", (match_id,))
+            if aside:
+                raise SetAside(aside[0][0])
+            row = run(
+                "SELECT config, status, result, plies, updated, deadline, to_move FROM matches "
+                "WHERE id = ?",
+                (match_id,),
+            )
+            if not row:
+                return None
+            events = run(
+                "SELECT kind, seat, text, at FROM events WHERE match_id = ? ORDER BY idx",
+                (match_id,),
+            )
+        return StoredMatch(
+            config_from_text(row[0][0]),
+            tuple(Event(*event) for event in events),
+            Summary(*row[0][1:]),
+        )
+
+    def append(self, match_id: str, index: int, event: Event, summary: Summary) -> None:
+        """Add event number ``index`` and the new summary in one transaction. Of two writers
+        of the same index, the second waits for the first to commit and then conflicts."""
+        try:
+            with self._transaction() as run:
+                run(
+                    "INSERT INTO events (match_id, idx, kind, seat, text, at) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (match_id, index, event.kind, event.seat, event.text, event.at),
+                )
+                run(
+                    "UPDATE matches SET status = ?, result = ?, plies = ?, updated = ?, "
+                    "deadline = ?, to_move = ? WHERE id = ?",
+                    (*_line(summary), match_id),
+                )
+                # Telling other server processes (PostgreSQL's NOTIFY, issue 40) belongs here:
+                # in this transaction, so that it is delivered exactly when the event commits.
+        except self.conflicts as error:
+            # A taken index, or a match that does not exist (the events' foreign key).
+            raise StoreConflict(f"match {match_id} already has event {index}") from error
+
+    def claim_seat(self, match_id: str, seat: int, was: str, now: str) -> bool:
+        """Swap the seat's token hash ``was`` for ``now`` in one transaction that holds the
+        match's row (False, nothing changed, if the seat no longer has ``was``)."""
+        with self._transaction() as run:
+            row = run(f"SELECT config FROM matches WHERE id = ?{self.row_lock}", (match_id,))
+            if not row:
+                return False
+            config = config_from_text(row[0][0])
+            if not 0 <= seat < len(config.seats) or config.seats[seat].token_hash != was:
+                return False
+            seats = list(config.seats)
+            seats[seat] = replace(seats[seat], token_hash=now)
+            run(
+                "UPDATE matches SET config = ? WHERE id = ?",
+                (config_text(replace(config, seats=tuple(seats))), match_id),
+            )
+            return True
+
+    def list(
+        self, game: str | None = None, status: Status | None = None, limit: int = 50
+    ) -> list[tuple[MatchConfig, Summary]]:
+        """Matches, most recently updated first, never one set aside; a row that cannot be
+        read is set aside (and logged) instead of failing the whole list."""
+        clauses, values = [NOT_SET_ASIDE], []
+        if game is not None:
+            clauses.append("game = ?")
+            values.append(game)
+        if status is not None:
+            clauses.append("status = ?")
+            values.append(status)
+        with self._transaction(reading=True) as run:
+            rows = run(
+                f"SELECT {LISTED_COLUMNS} FROM matches WHERE {' AND '.join(clauses)} "
+                "ORDER BY updated DESC, created DESC LIMIT ?",
+                (*values, limit),
+            )
+        return listed(rows, self.set_aside)
+
+    def set_aside(self, match_id: str, reason: str, when: str) -> None:
+        """Keep the match out of every listing and load from now on, noting why and when (the
+        first reason is kept)."""
+        with self._transaction() as run:
+            run(
+                "INSERT INTO set_aside (match_id, reason, since) VALUES (?, ?, ?) "
+                "ON CONFLICT (match_id) DO NOTHING",
+                (match_id, reason, when),
+            )
+
+    def set_aside_matches(self) -> tuple[tuple[str, str, str], ...]:
+        """The matches set aside: ``(id, reason, since)``, oldest first."""
+        with self._transaction(reading=True) as run:
+            rows = run("SELECT match_id, reason, since FROM set_aside ORDER BY since", ())
+        return tuple((str(a), str(b), str(c)) for a, b, c in rows)
+
+
+def _line(summary: Summary) -> tuple[Any, ...]:
+    """The summary's columns, in the order the statements above name them."""
+    return (
+        summary.status,
+        summary.result,
+        summary.plies,
+        summary.updated,
+        summary.deadline,
+        summary.to_move,
+    )
+
+
+def config_text(config: MatchConfig) -> str:
+    """The configuration as the store keeps it (JSON)."""
+    seats = [
+        {"kind": seat.kind, "bot": seat.bot, "token_hash": seat.token_hash} for seat in config.seats
+    ]
+    return json.dumps(
+        {
+            "options": config.options,
+            "seats": seats,
+            "game": config.game,
+            "id": config.id,
+            "created": config.created,
+            "clock": config.clock,
+        }
+    )
+
+
+def config_from_text(text: str) -> MatchConfig:
+    """The configuration a store kept (raises ValueError, TypeError or KeyError for a row that
+    cannot be read)."""
+    data: dict[str, Any] = json.loads(text)
+    seats = tuple(SeatConfig(s["kind"], s["bot"], s["token_hash"]) for s in data["seats"])
+    clock = data.get("clock", "")
+    if not isinstance(clock, str):
+        raise TypeError("the time control is not text")
+    return MatchConfig(data["id"], data["game"], data["options"], seats, data["created"], clock)
+
+
+def listed(
+    rows: Iterable[Sequence[Any]], set_aside: Callable[[str, str, str], None]
+) -> list[tuple[MatchConfig, Summary]]:
+    """The lobby's lines of ``rows`` (:data:`LISTED_COLUMNS`); a row whose configuration cannot
+    be read is logged and passed to ``set_aside`` (id, reason, when) instead."""
+    lines = []
+    for row in rows:
+        try:
+            lines.append((config_from_text(row[1]), Summary(*row[2:])))
+        except (ValueError, TypeError, KeyError, RecursionError) as error:
+            reason = f"its configuration cannot be read ({type(error).__name__}: {error})"
+            LOG.error("match %s cannot be loaded and is set aside: %s", row[0], reason)
+            set_aside(row[0], reason, datetime.now(UTC).isoformat())
+    return lines
