@@ -387,9 +387,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         timeout_graceful_shutdown=3,
     )
     server = uvicorn.Server(config)
+
+    def stop(sig: int, frame: FrameType | None) -> None:
+        server.should_exit = True
+
     # uvicorn shuts down gracefully on these signals, then raises them again once its own
-    # handlers are gone; these no-op handlers make that a clean exit.
-    previous = {sig: signal.signal(sig, _ignore) for sig in (signal.SIGINT, signal.SIGTERM)}
+    # handlers are gone: this handler makes that a clean exit, and a signal that comes before
+    # uvicorn's handlers are in place stops the server as soon as it has started.
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         server.run(sockets=[sock])
     finally:
@@ -399,7 +404,3 @@ def cmd_serve(args: argparse.Namespace) -> int:
             os.close(lock)
     print("Boardlab stopped.", flush=True)
     return 0
-
-
-def _ignore(sig: int, frame: FrameType | None) -> None:
-    """A signal handler that does nothing (see ``cmd_serve``)."""
