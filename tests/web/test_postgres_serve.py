@@ -110,6 +110,8 @@ def test_postgresql_stopped_mid_game_gives_503s_and_play_resumes_once_it_is_back
                 for path in ("/api/matches", "/api/health"):
                     status, answer = server.get(path)
                     assert status == 503 and isinstance(answer["error"], str), (path, answer)
+                status, answer = server.post("/api/matches", MURUS_HOT_SEAT)
+                assert status == 503 and isinstance(answer["error"], str), answer
                 assert server.process.poll() is None
             finally:
                 postgres_cluster.start()
@@ -121,6 +123,8 @@ def test_postgresql_stopped_mid_game_gives_503s_and_play_resumes_once_it_is_back
                 assert status == 503, answer
                 time.sleep(0.2)
             assert status == 200 and answer["set_aside"] == [], answer
+            listing = server.get("/api/matches")[1]["matches"]
+            assert [line["id"] for line in listing] == [match], "the refused creation left none"
             played += play(server, match, tokens, 1)
             view = next_view(watcher)
         assert view["ply"] == 3 and moves(view) == played
