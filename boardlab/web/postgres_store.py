@@ -10,9 +10,8 @@ pooled connection, committed before it returns; the unique ``(match_id, idx)`` k
 While the database cannot be reached (stopped, restarting, refusing connections) every call
 raises ``StoreUnavailable``: the first after ``WAIT_SECONDS``, the next ones at once while the
 pool has no connection. The pool keeps reconnecting in the background, and calls succeed again
-as soon as it has, without a restart. A call that
-loses its connection while committing may or may not have been applied: the caller reloads
-the match to know.
+as soon as it has, without a restart. A call that loses its connection while committing may or
+may not have been applied: the caller reloads the match to know.
 """
 
 from __future__ import annotations
