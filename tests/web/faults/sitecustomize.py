@@ -36,16 +36,17 @@ elif FAULT.startswith("prepare="):
 elif FAULT.startswith("full="):
     import sqlite3
     from pathlib import Path
-    from typing import Any
 
+    from boardlab.web.sql_store import SqlStore
     from boardlab.web.sqlite_store import SqliteStore
+    from boardlab.web.store import Event, Summary
 
     _append = SqliteStore.append
     _trigger = Path(FAULT.partition("=")[2])
 
-    def _full(self: SqliteStore, *args: Any) -> None:
+    def _full(self: SqlStore, match_id: str, index: int, event: Event, summary: Summary) -> None:
         if _trigger.exists():
             raise sqlite3.OperationalError("database or disk is full")
-        _append(self, *args)
+        _append(self, match_id, index, event, summary)
 
     SqliteStore.append = _full  # type: ignore[method-assign]
