@@ -1,37 +1,41 @@
 """Ratings from finished games: one strength per player on an Elo-like scale, with 95% intervals.
 
-One model for every seat count: Plackett-Luce, fitted by maximum likelihood on the Elo scale.
-Player ``i`` of rating ``r_i`` finishes first at a table ``S`` with probability
-``10^(r_i/400) / sum_{j in S} 10^(r_j/400)``; the rest of the ranking follows stage by stage
-from the players left. With two seats this is Bradley-Terry (400 points = 10:1 odds); at any
-seat count 400 points are 10:1 odds of finishing ahead of one another.
+One model for every seat count: Plackett-Luce with ties in Davidson-Luce's form (Firth, Kosmidis
+and Turner 2019, the model of R's ``PlackettLuce``), fitted by penalised maximum likelihood on the
+Elo scale. A game is a sequence of choices: from the players left, the next place is taken by one
+player or shared by a group ``T``, with odds ``delta_|T| * exp(mean_{i in T} r_i / ELO)`` (the
+geometric mean of the group's strengths, times a tie weight per group size, 1 for one player).
+With two seats and no draws this is Bradley-Terry (400 points = 10:1 odds); with draws it is
+Davidson's model of ties. The last place is no choice (a Colosseum Offcuts game won outright
+ranks the winner and leaves the eliminated tied behind), unless every seat shares one place
+(a draw): then the game is the choice of all of them together. Tie weights are fitted for the
+group sizes that were seen; a size never seen has weight 0.
 
-Ties: seats of equal rank share their stage's choice, each counting ``1/m`` of it (``m`` tied
-seats), and seats tied in last place carry nothing more (a Colosseum Offcuts game won outright
-ranks the winner, not the eliminated). A game everyone drew counts ``1/K`` of a first place to
-each of its ``K`` seats; with two seats that is a draw counting half a win, as in Elo.
-
-A table one side won every time has no finite maximum, so each distinct table that was played
-(a set of players that met) also gets ``prior_draws`` virtual drawn games (as BayesElo does for
-pairs). Intervals come from the curvature of that penalised likelihood (its observed Fisher
-information), the variance a bootstrap over games converges to. (OpenSkill's Weng-Lin update,
-used here before for 3-5 seats, damps every variance update by ``sigma/c``: a device to keep an
-online rating mobile that left its intervals 3-5 times too wide for a fixed set of games.)
+The model is a conditional logit (every set a choice could have taken is an alternative), so
+its score and Fisher information are exact and cheap. **Prior**: Firth's penalty, half the
+log-determinant of the Fisher information (Jeffreys' prior), which removes the first-order bias of
+maximum likelihood and keeps every rating finite when a player won or lost every game, without
+pulling ratings towards 0 by a fixed number of virtual games (the former one virtual draw per
+table weighed 11-25% of small tournaments and shrank their ratings by up to a half). Intervals
+come from the Fisher information at the estimate. ``benchmarks/rating_calibration.py`` measures
+their coverage at 2, 3 and 5 seats with 0-60% shared places, with a first-seat bonus the model
+does not know, and with normal performances (not this model); docs/lab.md has the table.
 
 Ratings are anchored: the anchor player (``random`` by default) is 0 by definition, and every
-other interval is that of the difference to the anchor.
+other interval is that of the difference to the anchor; :meth:`Fit.gap` gives the interval of
+the difference between any two players.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.optimize import minimize
 from scipy.sparse.csgraph import connected_components
 
 from boardlab.analysis.finishes import Finish
@@ -41,8 +45,8 @@ from boardlab.core.errors import OptionError
 ELO = 400 / math.log(10)
 """Elo points per unit of natural log-odds."""
 
-Stage = tuple[tuple[int, ...], tuple[float, ...]]
-"""One choice of a game: the players still in it (indices) and the credit each one takes."""
+Key = tuple[int, ...]
+"""A set of players (indices, sorted)."""
 
 
 @dataclass(frozen=True)
@@ -86,85 +90,147 @@ def _check_connected(
         raise OptionError(f"no chain of games links {', '.join(lost)} to {anchor!r}")
 
 
-def stages(seats: Sequence[int], ranks: Sequence[int]) -> list[Stage]:
-    """The Plackett-Luce choices of one game (module doc): ``seats`` are player indices."""
+def choices(seats: Sequence[int], ranks: Sequence[int]) -> list[tuple[Key, Key]]:
+    """The choices of one game (module doc): (players left, players chosen), each sorted.
+
+    ``seats`` are player indices. The last place is no choice (its seats are what is left),
+    unless every seat shares one place: then the game is the choice of all of them together.
+    """
     levels = sorted(set(ranks))
-    if len(levels) == 1:
-        share = 1 / len(seats)
-        return [(tuple(seats), (share,) * len(seats))]
     found = []
-    for level in levels[:-1]:
-        left = [(p, rank) for p, rank in zip(seats, ranks, strict=True) if rank >= level]
-        chosen = sum(rank == level for _, rank in left)
-        credit = tuple(1 / chosen if rank == level else 0.0 for _, rank in left)
-        found.append((tuple(p for p, _ in left), credit))
+    for level in levels[:-1] if len(levels) > 1 else levels:
+        left = tuple(sorted(s for s, r in zip(seats, ranks, strict=True) if r >= level))
+        chosen = tuple(sorted(s for s, r in zip(seats, ranks, strict=True) if r == level))
+        found.append((left, chosen))
     return found
 
 
-def elo_ratings(
-    finishes: Sequence[Finish], anchor: str = "random", prior_draws: float = 1.0
-) -> list[Rating]:
-    """Plackett-Luce ratings (Bradley-Terry at two seats) by penalised maximum likelihood."""
+@dataclass(frozen=True)
+class Fit:
+    """A fitted tournament: every player's rating (Elo points, the anchor 0), their covariance
+    (Elo points squared; the anchor's row and column are 0), and each tie size's ``delta``."""
+
+    players: list[str]
+    ratings: NDArray[np.float64]
+    covariance: NDArray[np.float64]
+    ties: dict[int, float]
+
+    def gap(self, a: str, b: str) -> tuple[float, float, float]:
+        """``rating(a) - rating(b)`` with its 95% interval."""
+        i, j = self.players.index(a), self.players.index(b)
+        diff = float(self.ratings[i] - self.ratings[j])
+        var = self.covariance[i, i] + self.covariance[j, j] - 2 * self.covariance[i, j]
+        half = Z95 * math.sqrt(max(0.0, float(var)))
+        return diff, diff - half, diff + half
+
+
+def _choices(finishes: Sequence[Finish], index: dict[str, int]) -> Counter[tuple[Key, Key]]:
+    """Every choice of every game, counted."""
+    return Counter(
+        choice
+        for finish in finishes
+        for choice in choices([index[p] for p in finish.players], finish.ranks)
+    )
+
+
+def fit(finishes: Sequence[Finish], anchor: str = "random") -> Fit:
+    """Davidson-Luce ratings (module doc) by Firth's penalised maximum likelihood."""
     players = _players(finishes, anchor)
     index = {player: i for i, player in enumerate(players)}
     size = len(players)
-    counted: defaultdict[Stage, float] = defaultdict(float)
-    tables: set[tuple[int, ...]] = set()
-    for finish in finishes:
-        seats = [index[p] for p in finish.players]
-        tables.add(tuple(sorted(seats)))
-        for stage in stages(seats, finish.ranks):
-            counted[stage] += 1
-    _check_connected(players, sorted(tables), anchor)
-    for table in tables:
-        counted[(table, (1 / len(table),) * len(table))] += prior_draws
-    # Equal stages are summed once, weighted by how often they occur: few rows for many games.
-    member = np.zeros((len(counted), size))
-    credit = np.zeros((len(counted), size))
-    weight = np.array(list(counted.values()), dtype=float)
-    for row, (left, shares) in enumerate(counted):
-        member[row, list(left)] = 1.0
-        credit[row, list(left)] = shares
+    counted = _choices(finishes, index)
+    _check_connected(players, sorted({left for left, _ in counted}), anchor)
+    sizes = sorted({len(chosen) for left, chosen in counted if len(chosen) > 1})
     free = [i for i in range(size) if players[i] != anchor]
+    # The model is a conditional logit: every set a choice could have taken is an alternative
+    # with features (1/m for each of its m players, the indicator of its tie size).
+    width = len(free) + len(sizes)
+    column = {player: k for k, player in enumerate(free)}
+    rows: list[Key] = sorted({left for left, _ in counted})
+    alternatives: list[Key] = []
+    owner: list[int] = []
+    for row, left in enumerate(rows):
+        for m in (1, *sizes):
+            for chosen in itertools.combinations(left, m):
+                alternatives.append(chosen)
+                owner.append(row)
+    features = np.zeros((len(alternatives), width))
+    position = {}
+    for a, chosen in enumerate(alternatives):
+        position[(rows[owner[a]], chosen)] = a
+        for player in chosen:
+            if player in column:
+                features[a, column[player]] = 1 / len(chosen)
+        if len(chosen) > 1:
+            features[a, len(free) + sizes.index(len(chosen))] = 1.0
+    observed = np.zeros(len(alternatives))
+    for (left, chosen), n in counted.items():
+        observed[position[(left, chosen)]] += n
+    owners = np.array(owner)
+    starts = np.flatnonzero(np.r_[True, owners[1:] != owners[:-1]])
+    per_row = np.add.reduceat(observed, starts)
 
-    def chances(free_ratings: NDArray[np.float64]) -> NDArray[np.float64]:
-        """Each stage's chance of each player taking it, at these ratings (Elo points)."""
-        logits = np.zeros(size)
-        logits[free] = free_ratings / ELO
-        odds = member * np.exp(logits - logits.max())
-        found: NDArray[np.float64] = odds / odds.sum(axis=1, keepdims=True)
-        return found
+    def penalised(
+        beta: NDArray[np.float64],
+    ) -> tuple[float, NDArray[np.float64], NDArray[np.float64]]:
+        """Firth's penalised log-likelihood, its gradient, and the Fisher information."""
+        logits = features @ beta
+        top = np.maximum.reduceat(logits, starts)
+        odds = np.exp(logits - top[owners])
+        total = np.add.reduceat(odds, starts)
+        chance = odds / total[owners]
+        centred = features - np.add.reduceat(chance[:, None] * features, starts)[owners]
+        weights = per_row[owners] * chance
+        info: NDArray[np.float64] = (weights[:, None] * centred).T @ centred
+        sign, logdet = np.linalg.slogdet(info)
+        if sign <= 0 or not np.isfinite(logdet):
+            # So far out that the information vanishes: no better than where the step began.
+            return -math.inf, np.zeros(width), info
+        inverse = np.linalg.inv(info)
+        # The penalty is half the log-determinant of the information (Jeffreys' prior); its
+        # gradient, half the third central moments contracted with the inverse information.
+        spread = np.einsum("ij,jk,ik->i", centred, inverse, centred)
+        score = observed @ centred + 0.5 * (weights * spread) @ centred
+        value = observed @ logits - per_row @ (top + np.log(total))
+        return float(value + 0.5 * logdet), score, info
 
-    def loss(free_ratings: NDArray[np.float64]) -> float:
-        p = np.where(credit > 0, chances(free_ratings), 1.0)
-        return float(-np.sum(weight[:, None] * credit * np.log(np.clip(p, 1e-300, 1.0))))
-
-    def gradient(free_ratings: NDArray[np.float64]) -> NDArray[np.float64]:
-        grad: NDArray[np.float64] = -weight @ (credit - chances(free_ratings)) / ELO
-        return grad[free]
-
-    def hessian(free_ratings: NDArray[np.float64]) -> NDArray[np.float64]:
-        p = chances(free_ratings)
-        # Each stage's credits sum to one, so its curvature is that of one multinomial draw.
-        info = np.diag(weight @ p) - (weight[:, None] * p).T @ p
-        found: NDArray[np.float64] = info[np.ix_(free, free)] / ELO**2
-        return found
-
-    fit = minimize(loss, np.zeros(len(free)), jac=gradient, hess=hessian, method="trust-exact")
+    # Fisher scoring with step halving: a handful of steps from equal strengths.
+    beta = np.zeros(width)
+    value, score, info = penalised(beta)
+    for _ in range(100):
+        step = np.linalg.solve(info, score)
+        while True:
+            trial = penalised(beta + step)
+            if trial[0] >= value - 1e-12 or np.abs(step).max() < 1e-10:
+                break
+            step = step / 2
+        beta = beta + step
+        value, score, info = trial
+        if np.abs(step).max() < 1e-9:
+            break
     ratings = np.zeros(size)
-    ratings[free] = fit.x
-    spread = np.zeros(size)
-    spread[free] = np.sqrt(np.diag(np.linalg.inv(hessian(fit.x))))
+    ratings[free] = beta[: len(free)] * ELO
+    covariance = np.zeros((size, size))
+    inverse = np.linalg.inv(info)[: len(free), : len(free)] * ELO**2
+    covariance[np.ix_(free, free)] = inverse
+    ties = {m: float(np.exp(beta[len(free) + k])) for k, m in enumerate(sizes)}
+    return Fit(players, ratings, covariance, ties)
+
+
+def elo_ratings(finishes: Sequence[Finish], anchor: str = "random") -> list[Rating]:
+    """Every player's rating with its 95% interval, in order of first appearance."""
+    found = fit(finishes, anchor)
     counts = Counter(p for finish in finishes for p in finish.players)
+    spread = np.sqrt(np.diag(found.covariance))
     return [
         Rating(
             player,
-            float(ratings[i]),
-            float(ratings[i] - Z95 * spread[i]),
-            float(ratings[i] + Z95 * spread[i]),
+            float(found.ratings[i]),
+            float(found.ratings[i] - Z95 * spread[i]),
+            float(found.ratings[i] + Z95 * spread[i]),
             counts[player],
         )
-        for i, player in enumerate(players)
+        for i, player in enumerate(found.players)
     ]
 
 

@@ -10,7 +10,7 @@ from statistics import median
 from typing import Any
 
 from boardlab.analysis.finishes import Finish, pair_score
-from boardlab.analysis.ratings import Rating, rate
+from boardlab.analysis.ratings import Fit, Rating, fit, rate
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,8 @@ class Standings:
     """``score[a][b]``: a's share of finishes ahead of b (a tie is half) in games both played."""
     met: dict[str, dict[str, int]]
     """``met[a][b]``: games a and b played together."""
+    fit: Fit
+    """The fitted model: covariances (for intervals of differences) and tie weights."""
 
     def overall(self, player: str) -> float:
         """The player's score over all its opponents, weighted by games."""
@@ -46,12 +48,15 @@ def standings(finishes: Sequence[Finish], anchor: str) -> Standings:
     score = {a: {b: won[a][b] / met[a][b] for b in players if met[a][b]} for a in players}
     met = {a: {b: n for b, n in row.items() if n} for a, row in met.items()}
     seats = len(finishes[0].players)
-    return Standings(ratings, anchor, seats, score, met)
+    return Standings(ratings, anchor, seats, score, met, fit(finishes, anchor))
 
 
 def rating_table(result: Standings) -> str:
     """The rating table in markdown, best first."""
-    method = "Bradley-Terry (Elo scale)" if result.seats == 2 else "Plackett-Luce (Elo scale)"
+    method = "Bradley-Terry" if result.seats == 2 else "Plackett-Luce"
+    if result.fit.ties:
+        method += " with Davidson-Luce ties"
+    method += " (Elo scale, Firth's penalty)"
     lines = [
         f"Ratings: {method}, {result.anchor} = 0, 95% intervals",
         "",
@@ -111,7 +116,15 @@ def as_json(result: Standings) -> dict[str, Any]:
     return {
         "anchor": result.anchor,
         "seats": result.seats,
-        "method": "bradley-terry" if result.seats == 2 else "plackett-luce",
+        "method": "davidson-luce, firth",
+        "ties": {str(size): round(delta, 4) for size, delta in result.fit.ties.items()},
+        "covariance": {
+            a: {
+                b: round(float(result.fit.covariance[i, j]), 1)
+                for j, b in enumerate(result.fit.players)
+            }
+            for i, a in enumerate(result.fit.players)
+        },
         "ratings": [
             {**r.as_json(), "score": round(result.overall(r.player), 4)} for r in result.ratings
         ],

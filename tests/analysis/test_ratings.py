@@ -23,17 +23,17 @@ def expected(a: float, b: float) -> float:
 
 
 def two_seat_games(rng: random.Random, per_pair: int, draw_share: float) -> list[Finish]:
-    """Round-robin games whose expected score is Elo's; ``draw_share`` of the close ones draw.
-
-    A draw replaces half a win and half a loss, so the expected score stays Elo's.
-    """
+    """Round-robin games by Davidson's model of draws: a player rated ``a`` wins against one
+    rated ``b`` with odds 10^((a - b)/400) among the games not drawn, and equal players draw
+    ``draw_share`` of their games (fewer the further apart they are)."""
+    tie = 2 * draw_share / (1 - draw_share)
     games = []
     for a, b in itertools.combinations(TRUE, 2):
-        score = expected(TRUE[a], TRUE[b])
-        draw = draw_share * 2 * min(score, 1 - score)
+        alpha, beta = 10 ** (TRUE[a] / 400), 10 ** (TRUE[b] / 400)
+        draw = tie * math.sqrt(alpha * beta)
         for _ in range(per_pair):
-            u = rng.random()
-            ranks = (0, 1) if u < score - draw / 2 else (0, 0) if u < score + draw / 2 else (1, 0)
+            u = rng.random() * (alpha + beta + draw)
+            ranks = (0, 1) if u < alpha else (1, 0) if u < alpha + beta else (0, 0)
             games.append(Finish((a, b), ranks))
     return games
 
@@ -82,9 +82,9 @@ def test_bradley_terry_recovers_strengths_within_the_intervals(draw_share: float
 
 
 def test_bradley_terry_intervals_cover_the_truth_about_95_percent_of_the_time() -> None:
-    """900 intervals (2.5 s). Correct intervals cover 96.5% here (the prior's virtual draws make
-    them a little wide), one standard error 0.6%: the band 94-99% holds them by 4 standard
-    errors, while intervals 16% too narrow (92% coverage) or 40% too wide (99.6%) fall out."""
+    """900 intervals with 30% draws. One standard error of a 95% coverage is 0.7% here: the
+    band 93-98.5% holds a calibrated method by 3 standard errors, while intervals 16% too
+    narrow (92% coverage) fall out below and 40% too wide (99.6%) above."""
     rng = random.Random(11)
     hits = trials = 0
     for _ in range(300):
@@ -92,7 +92,7 @@ def test_bradley_terry_intervals_cover_the_truth_about_95_percent_of_the_time() 
             if r.player != "random":
                 hits += r.low <= TRUE[r.player] <= r.high
                 trials += 1
-    assert 0.94 <= hits / trials <= 0.99
+    assert 0.93 <= hits / trials <= 0.985
 
 
 def test_a_pairing_won_every_time_has_a_finite_rating_and_wide_interval() -> None:
@@ -102,11 +102,12 @@ def test_a_pairing_won_every_time_has_a_finite_rating_and_wide_interval() -> Non
     assert strong.low > 0 and strong.high - strong.low > 400
 
 
-def test_a_draw_counts_half_a_win() -> None:
-    # 20 draws and 20 wins score 75%, which Elo puts 191 points above.
-    games = [Finish(("a", "random"), (0, 0))] * 20 + [Finish(("random", "a"), (1, 0))] * 20
+def test_a_draw_is_a_shared_place_that_favours_neither_side() -> None:
+    # 20 wins, 20 losses and 20 draws: equal; 20 draws alone: equal, and not known to be.
+    games = [Finish(("a", "random"), (0, 1))] * 20 + [Finish(("random", "a"), (0, 1))] * 20
+    games += [Finish(("a", "random"), (0, 0))] * 20
     ratings = {r.player: r for r in elo_ratings(games)}
-    assert ratings["a"].rating == pytest.approx(191.0, abs=10)
+    assert ratings["a"].rating == pytest.approx(0.0, abs=1e-6)
     ratings = {r.player: r for r in elo_ratings([Finish(("a", "random"), (0, 0))] * 20)}
     assert ratings["a"].rating == pytest.approx(0.0, abs=1e-6)
     assert ratings["a"].low < 0 < ratings["a"].high

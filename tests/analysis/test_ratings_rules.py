@@ -8,7 +8,7 @@ import math
 import pytest
 
 from boardlab.analysis.finishes import Finish
-from boardlab.analysis.ratings import Rating, elo_ratings, rate
+from boardlab.analysis.ratings import Rating, elo_ratings, fit, rate
 from boardlab.analysis.tournament_report import standings
 from boardlab.core.errors import OptionError
 from boardlab.core.outcome import Result
@@ -24,21 +24,21 @@ def by_player(ratings: list[Rating]) -> dict[str, Rating]:
     return {r.player: r for r in ratings}
 
 
-# The fit stops a little short of the maximum where the likelihood is flat (few games): 4.5
-# points at one game, 4 at twenty; the tolerances below allow 2.5%.
-FIT = 0.025
+FIT = 0.005
+"""The fit's tolerance: a half per cent."""
 
 
-def test_a_single_win_counts_with_one_virtual_draw() -> None:
-    """One win plus the prior's virtual draw is 1.5 of 2: 191 points, not infinity."""
+def test_a_single_win_is_firths_half_game_on_each_side() -> None:
+    """Firth's penalty on one pairing is exactly half a game added to each side: one win is
+    1.5 of 2, 191 points, not infinity."""
     (won,) = (r for r in elo_ratings([Finish(("a", "random"), (0, 1))]) if r.player == "a")
     assert won.rating == pytest.approx(ELO * logit(0.75), rel=FIT)
 
 
-def test_only_pairings_that_were_played_get_virtual_draws() -> None:
-    """A chain random < a < b, each link 10-0: both links score 10.5 of 11, so a is the Elo of
-    that score above random and b twice as far. Virtual draws between random and b, who never
-    met, would pull b back."""
+def test_a_chain_of_pairings_takes_half_a_game_on_each_side_of_each_link() -> None:
+    """A chain random < a < b, each link 10-0: the links are two separate pairings, so each is
+    10.5 of 11 (Firth's half game per side), a that far above random and b twice as far. The
+    former prior's virtual draws per table were the same here, but added up over tables."""
     games = [Finish(("a", "random"), (0, 1))] * 10 + [Finish(("b", "a"), (0, 1))] * 10
     ratings = by_player(elo_ratings(games))
     step = ELO * logit(10.5 / 11)
@@ -47,17 +47,28 @@ def test_only_pairings_that_were_played_get_virtual_draws() -> None:
     assert (ratings["a"].games, ratings["b"].games, ratings["random"].games) == (20, 10, 10)
 
 
+def test_draws_follow_davidsons_model() -> None:
+    """300 wins, 100 losses and 200 draws against random: Davidson's maximum likelihood is
+    odds of 3 to 1 among the games not drawn (400 log10 3 = 191 points) and a draw weight
+    200 / sqrt(300 * 100); Firth's penalty moves both by well under a per cent here."""
+    games = [Finish(("a", "random"), (0, 1))] * 300 + [Finish(("random", "a"), (0, 1))] * 100
+    games += [Finish(("a", "random"), (0, 0))] * 200
+    found = fit(games)
+    assert found.ratings[0] == pytest.approx(400 * math.log10(3), rel=FIT)
+    assert found.ties[2] == pytest.approx(200 / math.sqrt(300 * 100), rel=FIT)
+
+
 def test_seats_tied_first_share_the_first_place() -> None:
-    """Ten three-seat games in which a and b tie first and random comes last: each tied seat
-    takes half of each first place. With the prior's virtual draw (a third each) a and b take
-    10/2 + 1/3 of the 11 first places and random 1/3, and a and b are equal by symmetry; the
-    maximum of a Plackett-Luce first choice then gives each of a and b the chance
-    (10 + 2/3) / 22 and random 1/3 / 11: odds of 16 to 1, 400 log10(16) points above random.
-    Whole first places to each tied seat would make the odds 61 to 1 (714 points)."""
+    """a and b tie first ahead of random in ten three-seat games, and each also wins alone
+    five times: a and b are equal by symmetry and well above random, and the shared first
+    places are a tie of two, fitted apart from the single wins."""
     games = [Finish(("a", "b", "random"), (0, 0, 1))] * 10
+    games += [Finish(("a", "b", "random"), (0, 1, 1)), Finish(("a", "b", "random"), (1, 0, 1))] * 5
+    found = fit(games)
     ratings = by_player(elo_ratings(games))
-    assert ratings["a"].rating == pytest.approx(400 * math.log10(16), rel=FIT)
-    assert ratings["b"].rating == pytest.approx(ratings["a"].rating, abs=1)
+    assert ratings["a"].rating == pytest.approx(ratings["b"].rating, abs=1)
+    assert ratings["a"].low > 0
+    assert set(found.ties) == {2}
 
 
 def test_the_anchor_is_exactly_zero_with_no_interval() -> None:

@@ -126,7 +126,7 @@ def test_the_command_prints_tables_saves_a_plot_and_json(
     argv += [arg for spec in SPECS for arg in ("--player", spec)]
     assert main([*argv, "--seats", "3", "--quiet", "--option", "players=3"]) == 0
     out = capsys.readouterr().out
-    assert "Plackett-Luce (Elo scale), random = 0" in out
+    assert "Plackett-Luce (Elo scale, Firth's penalty), random = 0" in out
     assert "| 1 |" in out and "Crosstable" in out
     assert (tmp_path / "t" / "ratings.png").read_bytes()[:4] == b"\x89PNG"
     ratings = tmp_path / "ratings.json"
