@@ -1,5 +1,5 @@
 """The store's calls written once in SQL that SQLite and PostgreSQL both run, and the rows both
-keep: a match's configuration as JSON text, the lobby's lines.
+keep: a match's configuration as JSON text, the lobby's lines, accounts, their sessions and seats.
 
 A backend (``sqlite_store.py``, ``postgres_store.py``) opens and migrates its database and
 gives its transactions: a context whose value runs one statement (``?`` placeholders) and
@@ -21,6 +21,7 @@ from typing import Any
 
 from boardlab.web.migrations import Run
 from boardlab.web.store import (
+    Account,
     Event,
     MatchConfig,
     SeatConfig,
@@ -34,6 +35,10 @@ from boardlab.web.store import (
 LOG = logging.getLogger("boardlab.web")
 
 NOT_SET_ASIDE = "NOT EXISTS (SELECT 1 FROM set_aside WHERE set_aside.match_id = matches.id)"
+MAX_SEATS = 5
+"""The most seats a match has (Colosseum Offcuts)."""
+ACCOUNT_COLUMNS = "id, name, name_key, password, created"
+"""The columns of ``accounts``, in the order of :class:`~boardlab.web.store.Account`'s fields."""
 LISTED_COLUMNS = "id, config, status, result, plies, updated, deadline, to_move"
 """The columns of ``matches`` that :func:`listed` reads, in order."""
 
@@ -157,6 +162,117 @@ class SqlStore(ABC):
         with self._transaction(reading=True) as run:
             rows = run("SELECT match_id, reason, since FROM set_aside ORDER BY since", ())
         return tuple((str(a), str(b), str(c)) for a, b, c in rows)
+
+    # -- accounts -------------------------------------------------------------------------
+
+    def create_account(self, account: Account) -> bool:
+        """Add ``account``; False if its name is taken (the unique ``name_key`` decides)."""
+        try:
+            with self._transaction() as run:
+                run(
+                    "INSERT INTO accounts (id, name, name_key, password, created) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (account.id, account.name, account.name_key, account.password, account.created),
+                )
+        except self.conflicts:
+            return False
+        return True
+
+    def account_named(self, name_key: str) -> Account | None:
+        """The account of this lower-case name, or None."""
+        with self._transaction(reading=True) as run:
+            rows = run(f"SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE name_key = ?", (name_key,))
+        return Account(*rows[0]) if rows else None
+
+    def set_password(self, account_id: str, password: str) -> None:
+        """The new hash, and every session of the account ended, in one transaction."""
+        with self._transaction() as run:
+            run("UPDATE accounts SET password = ? WHERE id = ?", (password, account_id))
+            run("DELETE FROM account_sessions WHERE account_id = ?", (account_id,))
+
+    def delete_account(self, account_id: str) -> None:
+        """The account, its sessions and its seats removed in one transaction."""
+        with self._transaction() as run:
+            run("DELETE FROM account_seats WHERE account_id = ?", (account_id,))
+            run("DELETE FROM account_sessions WHERE account_id = ?", (account_id,))
+            run("DELETE FROM accounts WHERE id = ?", (account_id,))
+
+    def open_session(self, digest: str, account_id: str, when: str, since: str) -> None:
+        """A new session row; the sessions idle since before ``since`` are swept meanwhile."""
+        with self._transaction() as run:
+            run("DELETE FROM account_sessions WHERE seen < ?", (since,))
+            run(
+                "INSERT INTO account_sessions (hash, account_id, created, seen) "
+                "VALUES (?, ?, ?, ?)",
+                (digest, account_id, when, when),
+            )
+
+    def session_account(self, digest: str, since: str, when: str) -> Account | None:
+        """The session's account if seen since ``since``; its ``seen`` becomes ``when``."""
+        columns = ", ".join(f"accounts.{column}" for column in ACCOUNT_COLUMNS.split(", "))
+        with self._transaction() as run:
+            rows = run(
+                f"SELECT {columns} FROM account_sessions JOIN accounts "
+                "ON accounts.id = account_sessions.account_id "
+                "WHERE account_sessions.hash = ? AND account_sessions.seen >= ?",
+                (digest, since),
+            )
+            if rows:
+                run("UPDATE account_sessions SET seen = ? WHERE hash = ?", (when, digest))
+        return Account(*rows[0]) if rows else None
+
+    def close_session(self, digest: str) -> None:
+        """The session's row removed."""
+        with self._transaction() as run:
+            run("DELETE FROM account_sessions WHERE hash = ?", (digest,))
+
+    def hold_seats(
+        self, account_id: str, match_id: str, seats: Iterable[int], take: bool = False
+    ) -> None:
+        """One row per seat; a seat already held by an account is kept, or moved if ``take``."""
+        conflict = "DO UPDATE SET account_id = excluded.account_id" if take else "DO NOTHING"
+        with self._transaction() as run:
+            for seat in seats:
+                run(
+                    "INSERT INTO account_seats (account_id, match_id, seat) VALUES (?, ?, ?) "
+                    f"ON CONFLICT (match_id, seat) {conflict}",
+                    (account_id, match_id, seat),
+                )
+
+    def session_seats(self, digest: str, match_id: str, since: str) -> frozenset[int]:
+        """The seats of the match that the live session's account holds."""
+        with self._transaction(reading=True) as run:
+            rows = run(
+                "SELECT account_seats.seat FROM account_sessions JOIN account_seats "
+                "ON account_seats.account_id = account_sessions.account_id "
+                "WHERE account_sessions.hash = ? AND account_sessions.seen >= ? "
+                "AND account_seats.match_id = ?",
+                (digest, since, match_id),
+            )
+        return frozenset(int(seat) for (seat,) in rows)
+
+    def seat_accounts(self, match_id: str) -> dict[int, str]:
+        """Seat to account id, for the seats of the match that accounts hold."""
+        with self._transaction(reading=True) as run:
+            rows = run("SELECT seat, account_id FROM account_seats WHERE match_id = ?", (match_id,))
+        return {int(seat): str(account) for seat, account in rows}
+
+    def account_matches(self, account_id: str, limit: int) -> dict[str, frozenset[int]]:
+        """The account's matches, most recently updated first, and its seats in each."""
+        with self._transaction(reading=True) as run:
+            # An account holds at most every seat of a match: enough rows for ``limit`` matches.
+            rows = run(
+                "SELECT matches.id, account_seats.seat FROM account_seats JOIN matches "
+                "ON matches.id = account_seats.match_id WHERE account_seats.account_id = ? "
+                f"AND {NOT_SET_ASIDE} ORDER BY matches.updated DESC, matches.id LIMIT ?",
+                (account_id, limit * MAX_SEATS),
+            )
+        found: dict[str, set[int]] = {}
+        for match, seat in rows:
+            if len(found) == limit and match not in found:
+                break
+            found.setdefault(str(match), set()).add(int(seat))
+        return {match: frozenset(seats) for match, seats in found.items()}
 
 
 def _line(summary: Summary) -> tuple[Any, ...]:

@@ -1,14 +1,18 @@
-"""The store interface: what the web app keeps of a match, and the four calls that keep it.
+"""The store interface: what the web app keeps of a match and of an account, and the calls that
+keep them.
 
 A match is its configuration (game, options in force, seats, time control) and an append-only
 list of events (a turn in notation, a resignation, a takeback, a rematch link, a flag, a draw
 or takeback offer and its answer), each with the time it was committed. Replaying the events
-rebuilds the match exactly, so the store never holds game positions. Any backend with these
+rebuilds the match exactly, so the store never holds game positions. An account is a name and
+a password hash, its sessions (each kept only as a SHA-256) and the seats it holds: a seat is
+held by its token, and also by the one account recorded for it. Any backend with these
 calls can replace SQLite (see ``docs/web.md`` for what a multi-process deployment needs).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -86,6 +90,18 @@ class Summary:
 
 
 @dataclass(frozen=True)
+class Account:
+    """A player's account: ``name`` as they wrote it, ``name_key`` its lower case (unique),
+    ``password`` the password's hash (argon2id, PHC string format), ``created`` when."""
+
+    id: str
+    name: str
+    name_key: str
+    password: str
+    created: str
+
+
+@dataclass(frozen=True)
 class StoredMatch:
     """A match as the store holds it."""
 
@@ -124,6 +140,46 @@ class Store(Protocol):
 
     def set_aside_matches(self) -> tuple[tuple[str, str, str], ...]:
         """The matches set aside: ``(id, reason, when)``, oldest first."""
+
+    def create_account(self, account: Account) -> bool:
+        """Add ``account``; False (nothing added) if its ``name_key`` is taken."""
+
+    def account_named(self, name_key: str) -> Account | None:
+        """The account whose name is ``name_key`` in lower case, or None."""
+
+    def set_password(self, account_id: str, password: str) -> None:
+        """Replace the account's password hash and end every session of it."""
+
+    def delete_account(self, account_id: str) -> None:
+        """Remove the account, its sessions and its seats (their tokens still hold them)."""
+
+    def open_session(self, digest: str, account_id: str, when: str, since: str) -> None:
+        """Start a session of the account, kept as the SHA-256 ``digest`` of its id, at
+        ``when``; sessions of any account not seen since ``since`` are removed."""
+
+    def session_account(self, digest: str, since: str, when: str) -> Account | None:
+        """The account of the session ``digest`` if it was seen since ``since`` (None
+        otherwise), noting it as seen at ``when``."""
+
+    def close_session(self, digest: str) -> None:
+        """End the session ``digest`` (nothing if there is none)."""
+
+    def hold_seats(
+        self, account_id: str, match_id: str, seats: Iterable[int], take: bool = False
+    ) -> None:
+        """Record ``seats`` of the match as held by the account; a seat another account holds
+        stays that account's unless ``take`` (an invite claimed moves it)."""
+
+    def session_seats(self, digest: str, match_id: str, since: str) -> frozenset[int]:
+        """The seats of the match held by the account of session ``digest`` (none if the
+        session was not seen since ``since``)."""
+
+    def seat_accounts(self, match_id: str) -> dict[int, str]:
+        """The match's seats that accounts hold: seat to account id."""
+
+    def account_matches(self, account_id: str, limit: int) -> dict[str, frozenset[int]]:
+        """The matches the account holds seats in (most recently updated first, at most
+        ``limit``, none set aside) and its seats in each."""
 
     def close(self) -> None:
         """Release the store's resources."""

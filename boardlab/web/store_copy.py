@@ -36,11 +36,30 @@ TABLES = {
     ),
     "events": ("match_id", "idx", "kind", "seat", "text", "at"),
     "set_aside": ("match_id", "reason", "since"),
+    "accounts": ("id", "name", "name_key", "password", "created"),
+    "account_sessions": ("hash", "account_id", "created", "seen"),
+    "account_seats": ("account_id", "match_id", "seat"),
 }
 """The tables copied, in the order they are (events refer to matches), with every column of
 the schema's latest step (a test compares them with the schema)."""
-KEYS = {"matches": ("id",), "events": ("match_id", "idx"), "set_aside": ("match_id",)}
+KEYS = {
+    "matches": ("id",),
+    "events": ("match_id", "idx"),
+    "set_aside": ("match_id",),
+    "accounts": ("id",),
+    "account_sessions": ("hash",),
+    "account_seats": ("match_id", "seat"),
+}
 """Each table's key: the order in which rows are copied and compared (by bytes, on both)."""
+OWNERS = {
+    "matches": ("id", "match"),
+    "events": ("match_id", "match"),
+    "set_aside": ("match_id", "match"),
+    "accounts": ("id", "account"),
+    "account_sessions": ("account_id", "account"),
+    "account_seats": ("match_id", "match"),
+}
+"""The column naming each row's match or account, by which the rows copied are read back."""
 PROGRESS_ROWS = 10_000
 """Progress is told at most every this many rows, and only for tables at least this long."""
 
@@ -85,7 +104,7 @@ def _copy(
     progress: Callable[[str], None],
 ) -> Copied:
     """The copy in ``writer``'s transaction, committed by the caller's ``with``."""
-    writer.execute("LOCK TABLE matches, events, set_aside IN EXCLUSIVE MODE")
+    writer.execute(f"LOCK TABLE {', '.join(TABLES)} IN EXCLUSIVE MODE")
     (had,) = writer.execute("SELECT count(*) FROM matches").fetchone() or (0,)
     if had and not add:
         raise CopyRefused(
@@ -101,8 +120,13 @@ def _copy(
     if taken:
         shown = ", ".join(row[0] for row in taken)
         raise CopyRefused(f"the target already holds matches of the source ({shown}…)")
+    owners = {
+        "match": ids,
+        "account": [row[0] for row in reader.execute("SELECT id FROM accounts")],
+    }
     rows: dict[str, int] = {}
     for table, columns in TABLES.items():
+        owner, kind = OWNERS[table]
         listed, order = ", ".join(columns), ", ".join(KEYS[table])
         (total,) = reader.execute(f"SELECT count(*) FROM {table}").fetchone()
         written = hashlib.sha256()
@@ -112,8 +136,8 @@ def _copy(
                 copy.write_row(row)
                 written.update(_row_bytes(row))
         read_back = writer.execute(
-            f"SELECT {listed} FROM {table} WHERE {KEYS[table][0]} = ANY(%s) ORDER BY {order}",
-            (ids,),
+            f"SELECT {listed} FROM {table} WHERE {owner} = ANY(%s) ORDER BY {order}",
+            (owners[kind],),
         )
         found = hashlib.sha256()
         count = 0

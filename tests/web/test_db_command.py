@@ -19,7 +19,7 @@ from boardlab.cli.main import main
 from boardlab.cli.serve import store_name
 from boardlab.web.migrations import LATEST, MIGRATIONS
 from boardlab.web.sql_store import config_text
-from boardlab.web.store import Event, MatchConfig, SeatConfig, Summary
+from boardlab.web.store import Account, Event, MatchConfig, SeatConfig, Summary
 from boardlab.web.store_copy import KEYS, TABLES
 from boardlab.web.stores import open_store
 from tests.web.conftest import free_port, start_server
@@ -75,8 +75,12 @@ def test_a_served_sqlite_store_is_copied_row_for_row_and_served_from_postgresql(
     )
     store.append(aside, 0, Event("turn", 0, "not a move"), Summary("active", None, 1, "t"))
     store.set_aside(aside, "its events cannot be replayed", "2026-11-29")
+    store.create_account(Account("acc", "Ada", "ada", "hash", "2026-11-28"))
+    store.open_session("digest", "acc", "2026-11-28", "2026-10-01")
+    store.hold_seats("acc", resigned, [0, 1])
     store.close()
     before = rows(db)
+    assert before["accounts"] and before["account_sessions"] and before["account_seats"]
 
     copy = subprocess.run(
         [sys.executable, "-m", "boardlab", "db", "copy", str(db), postgres_url],
@@ -179,7 +183,7 @@ def test_a_failed_copy_copies_nothing(
     assert (code, out) == (2, "")
     assert err.startswith("boardlab: error: copying into PostgreSQL database 'postgres'")
     assert "failed, nothing was copied: invalid input syntax for type integer" in err
-    assert rows(postgres_url) == {"matches": [], "events": [], "set_aside": []}
+    assert rows(postgres_url) == {table: [] for table in TABLES}
 
 
 def test_refusals_are_one_line_and_create_nothing(

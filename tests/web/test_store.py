@@ -2,8 +2,8 @@
 
 Every test here runs once per backend: what is kept survives reopening, an event index is taken
 once even by two writers racing in two threads with their own connections, an invite is
-claimed once, the lobby's order and filters, matches set aside, any text, large events, and
-the migration table.
+claimed once, the lobby's order and filters, matches set aside, any text, large events,
+accounts with their sessions and seats, and the migration table.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import pytest
 from boardlab.web.migrations import LATEST, MIGRATIONS, SchemaTooNew
 from boardlab.web.sql_store import config_text
 from boardlab.web.store import (
+    Account,
     Event,
     MatchConfig,
     SeatConfig,
@@ -301,6 +302,68 @@ def test_large_events_and_many_events_are_kept_in_order(store: Store) -> None:
     assert stored.summary.plies == 600
 
 
+def account(name: str, password: str = "hash") -> Account:
+    return Account(f"id-{name.lower()}", name, name.lower(), password, "2026-03-01")
+
+
+def test_an_account_name_is_taken_once_whatever_its_case(store: Store) -> None:
+    assert store.create_account(account("Ada"))
+    assert not store.create_account(Account("other", "ADA", "ada", "x", "2026-03-02"))
+    assert store.account_named("ada") == account("Ada")
+    assert store.account_named("bob") is None
+
+
+def test_a_session_lives_until_it_is_idle_too_long_closed_or_its_password_changes(
+    store: Store,
+) -> None:
+    store.create_account(account("Ada"))
+    store.open_session("s1", "id-ada", "2026-03-02", "2026-02-01")
+    store.open_session("s2", "id-ada", "2026-03-02", "2026-02-01")
+    assert store.session_account("s1", "2026-03-01", "2026-03-05") == account("Ada")
+    # Seen on 03-05 now: alive since 03-04, while s2 (last seen 03-02) is not.
+    assert store.session_account("s1", "2026-03-04", "2026-03-06") is not None
+    assert store.session_account("s2", "2026-03-04", "2026-03-06") is None
+    assert store.session_account("nobody", "2000", "2026-03-06") is None
+    store.close_session("s1")
+    assert store.session_account("s1", "2000", "2026-03-06") is None
+    # A new session sweeps those idle since before its ``since``.
+    store.open_session("s3", "id-ada", "2026-03-07", "2026-03-03")
+    assert store.session_account("s2", "2000", "2026-03-07") is None
+    store.set_password("id-ada", "new hash")
+    assert store.session_account("s3", "2000", "2026-03-08") is None
+    assert store.account_named("ada") == account("Ada", "new hash")
+
+
+def test_seats_follow_an_account_and_go_back_to_their_tokens_when_it_is_deleted(
+    store: Store,
+) -> None:
+    for name in ("Ada", "Bob"):
+        store.create_account(account(name))
+        store.open_session(f"s-{name}", f"id-{name.lower()}", "2026-03-02", "2026-02-01")
+    store.create(config("a" * 16), Summary("active", None, 0, "t1"))
+    store.create(config("b" * 16), Summary("active", None, 0, "t2"))
+    store.hold_seats("id-ada", "a" * 16, [0, 1])
+    store.hold_seats("id-bob", "a" * 16, [1])  # taken: Ada keeps it
+    store.hold_seats("id-bob", "b" * 16, [0])
+    assert store.session_seats("s-Ada", "a" * 16, "2026-03-01") == {0, 1}
+    assert store.session_seats("s-Bob", "a" * 16, "2026-03-01") == set()
+    assert store.session_seats("s-Ada", "a" * 16, "2026-03-03") == set()  # idle too long
+    store.hold_seats("id-bob", "a" * 16, [1], take=True)  # an invite claimed moves it
+    assert store.seat_accounts("a" * 16) == {0: "id-ada", 1: "id-bob"}
+    store.append("b" * 16, 0, Event("turn", 0, "d1-d3"), Summary("active", None, 1, "t3"))
+    assert store.account_matches("id-bob", 10) == {"b" * 16: {0}, "a" * 16: {1}}
+    assert list(store.account_matches("id-bob", 1)) == ["b" * 16]  # most recently updated
+    store.set_aside("b" * 16, "unreadable", "t4")
+    assert list(store.account_matches("id-bob", 10)) == ["a" * 16]
+
+    store.delete_account("id-ada")
+    assert store.account_named("ada") is None
+    assert store.session_account("s-Ada", "2000", "2026-03-04") is None
+    assert store.seat_accounts("a" * 16) == {1: "id-bob"}
+    stored = store.load("a" * 16)
+    assert stored is not None and stored.config.seats[0].token_hash == "ab" * 32
+
+
 def test_the_migration_table_records_every_step_once(backend: Backend) -> None:
     backend.open().close()
     backend.open().close()
@@ -344,7 +407,15 @@ def test_both_backends_make_the_same_tables(tmp_path: Path, postgres_url: str) -
     sqlite.open().close()
     postgres.open().close()
     assert columns(sqlite) == columns(postgres)
-    assert set(columns(sqlite)) == {"matches", "events", "set_aside", "schema_migrations"}
+    assert set(columns(sqlite)) == {
+        "matches",
+        "events",
+        "set_aside",
+        "schema_migrations",
+        "accounts",
+        "account_sessions",
+        "account_seats",
+    }
 
 
 OLD_SCHEMA = """
@@ -388,7 +459,9 @@ def test_a_sqlite_file_of_the_first_schema_opens_and_is_migrated(tmp_path: Path)
     store.set_aside("x" * 16, "never existed", "t3")
     store.close()
     backend = Backend("sqlite", path)
-    assert backend.query("SELECT version FROM schema_migrations") == [(LATEST,)]
+    assert backend.query("SELECT version FROM schema_migrations ORDER BY version") == [
+        (step.version,) for step in MIGRATIONS
+    ]
     assert columns(backend) == columns(Backend("sqlite", _fresh(tmp_path)))
 
 
