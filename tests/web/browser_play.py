@@ -101,6 +101,30 @@ def wait_for(page: Page, condition: str, arg: object = None) -> None:
         raise AssertionError(f"waited for {condition} ({arg}); page shows {shows}") from None
 
 
+Box = dict[str, float]
+
+_BOXES = """(selectors) => {
+  const found = selectors.map((selector) => [...document.querySelectorAll(selector)]);
+  if (found.some((nodes) => !nodes.length)) return null;
+  return found.map((nodes) => nodes.map((node) => {
+    const box = node.getBoundingClientRect();
+    return {x: box.x, y: box.y, width: box.width, height: box.height};
+  }));
+}"""
+
+
+def boxes(page: Page, *selectors: str) -> list[list[Box]]:
+    """The boxes of every element each CSS selector finds, measured in one go once each finds
+    one: a part of the page re-rendered meanwhile (a clock ticking) is never caught between
+    its old and new elements, as a locator's ``bounding_box()`` can be (None)."""
+    try:
+        found = page.wait_for_function(_BOXES, arg=list(selectors), timeout=WAIT_MS)
+    except PlaywrightTimeout:
+        raise AssertionError(f"the page shows none of {selectors}") from None
+    measured: list[list[Box]] = found.json_value()
+    return measured
+
+
 def wait_ply_past(page: Page, before: int) -> None:
     """Wait until the page shows a view after turn ``before`` and has no request under way.
 

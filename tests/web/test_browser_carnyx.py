@@ -56,7 +56,7 @@ def test_two_browsers_play_through_an_invite_link(browser: Browser, shared_serve
         for other in (pages[1 - seat], watcher):
             wait_ply_past(other, before)
         expect(watcher.locator("#notation")).to_be_hidden()
-        assert watcher.locator("#board .bl-target").count() == 0
+        expect(watcher.locator("#board .bl-target")).to_have_count(0)
     assert finished(dark), "the ply cap should have ended the game"
     result = banner_text(dark)
     assert banner_text(light) == result

@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.web.browser_play import (
     WAIT_MS,
     banner_text,
+    boxes,
     engine_state,
     open_link,
     open_match,
@@ -274,15 +275,15 @@ def test_on_a_phone_the_clocks_are_in_view_above_the_board(
         expect(strip).to_have_count(2)
         expect(strip.nth(1)).to_contain_text("Gauls (you)")
         expect(strip.nth(0)).to_have_class("strip-clock running")
-        board_top = page.locator("#board").bounding_box()
-        assert board_top is not None
-        # Both clocks are on screen as the page opens, above the board, without scrolling.
-        for seat in (0, 1):
-            box = strip.nth(seat).bounding_box()
-            assert box is not None
+        # Both clocks are on screen as the page opens, above the board, without scrolling
+        # (measured together: the strip is re-rendered as the running clock ticks).
+        (board_top,), clocks = boxes(page, "#board", "#clock-strip .strip-clock")
+        assert len(clocks) == 2
+        for box in clocks:
             assert box["y"] >= 0 and box["y"] + box["height"] <= board_top["y"]
             assert box["x"] >= 0 and box["x"] + box["width"] <= 390
-        assert strip.nth(1).locator(".clock-time").inner_text() == clock_of(page, 1) == "3:00"
+        expect(strip.nth(1).locator(".clock-time")).to_have_text("3:00")
+        expect(page.locator('.clock[data-seat="1"] .clock-time')).to_have_text("3:00")
         assert violations(page) == []
         # Not this browser's turn, so no cell takes the focus: the zoomed board's box does, and
         # its arrow keys scroll it (rather than step through the moves).
@@ -290,7 +291,7 @@ def test_on_a_phone_the_clocks_are_in_view_above_the_board(
         before = page.eval_on_selector("#board", "board => board.scrollLeft")
         page.keyboard.press("ArrowRight")
         wait_for(page, "n => document.querySelector('#board').scrollLeft > n", before)
-        assert page.locator("#review").is_hidden()
+        expect(page.locator("#review")).to_be_hidden()
         # On a laptop the panel beside the board holds the clocks; the strip is not shown.
         wide = open_match(laptop, shared_server, match_id, {1: tokens[1]})
         expect(wide.locator('.clock[data-seat="0"]')).to_be_visible()

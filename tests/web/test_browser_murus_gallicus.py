@@ -96,7 +96,7 @@ def test_whole_game_against_random_by_clicking(
     status, view = shared_server.get(f"/api/matches/{match_id}")
     assert status == 200
     assert banner_text(page) == end_head(view)
-    assert page.locator("#moves .move").count() == len(view["moves"])
+    expect(page.locator("#moves .move")).to_have_count(len(view["moves"]))
 
     page.locator("#moves .move").first.click()
     expect(page.locator("#review-text")).to_have_text(

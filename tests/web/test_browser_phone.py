@@ -9,6 +9,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from tests.web.browser_play import (
     bot_turn,
+    boxes,
     create_match,
     engine_state,
     open_match,
@@ -32,19 +33,17 @@ def test_anacund_is_readable_and_playable_on_a_phone(
     page = open_match(context, shared_server, created["id"], tokens)
 
     # Whose turn, above the board and not after the whole board.
-    line, board = page.locator("#turn-line"), page.locator("#board")
+    line = page.locator("#turn-line")
     expect(line).to_be_visible()
     expect(line).to_have_text(page.locator("#status").inner_text())
-    line_box, board_box = line.bounding_box(), board.bounding_box()
-    assert line_box and board_box and line_box["y"] + line_box["height"] <= board_box["y"]
+    (line_box,), (board_box,) = boxes(page, "#turn-line", "#board")
+    assert line_box["y"] + line_box["height"] <= board_box["y"]
 
     # The track's squares (and the numbers on them) are large enough to read and to hit.
     for square in ("1", "12", "24", "36"):
-        box = page.locator(f'#board [data-id="{square}"]').first.bounding_box()
-        assert box and min(box["width"], box["height"]) >= TARGET_PX, (square, box)
-    for button in page.locator("button:visible").all():
-        box = button.bounding_box()
-        assert box and box["height"] >= TARGET_PX, (button.inner_text(), box)
+        box = boxes(page, f'#board [data-id="{square}"]')[0][0]
+        assert min(box["width"], box["height"]) >= TARGET_PX, (square, box)
+    check_buttons(page)
 
     state = engine_state(shared_server, created["id"], tokens[0])
     play_turn(page, state, bot_turn(state, "greedy", seed=0))  # three placements by taps
@@ -60,14 +59,25 @@ SMALLEST_CELL = """() => Math.min(...[...document.querySelectorAll('#board [data
 
 def check_phone_page(page: Page) -> None:
     """The turn line is above the board; every cell, piece and button is a 44 px target."""
-    line, board = page.locator("#turn-line"), page.locator("#board")
+    line = page.locator("#turn-line")
     expect(line).to_be_visible()
-    line_box, board_box = line.bounding_box(), board.bounding_box()
-    assert line_box and board_box and line_box["y"] + line_box["height"] <= board_box["y"]
+    (line_box,), (board_box,) = boxes(page, "#turn-line", "#board")
+    assert line_box["y"] + line_box["height"] <= board_box["y"]
     assert page.evaluate(SMALLEST_CELL) >= TARGET_PX
-    for button in page.locator("button:visible").all():
-        box = button.bounding_box()
-        assert box and box["height"] >= TARGET_PX, (button.inner_text(), box)
+    check_buttons(page)
+
+
+VISIBLE_BUTTONS = """() => [...document.querySelectorAll('button')]
+  .map((button) => [button, button.getBoundingClientRect()])
+  .filter(([button, box]) => box.width > 0 && box.height > 0
+    && getComputedStyle(button).visibility !== 'hidden')
+  .map(([button, box]) => [button.textContent, box.height])"""
+
+
+def check_buttons(page: Page) -> None:
+    """Every button shown is a 44 px target (all measured at once: the page may re-render)."""
+    for text, height in page.evaluate(VISIBLE_BUTTONS):
+        assert height >= TARGET_PX, (text, height)
 
 
 @pytest.mark.parametrize("game", ["murus-gallicus", "carnyx", "cyvasse", "colosseum-offcuts"])
