@@ -121,6 +121,7 @@ class BatchedPuct:
         scratch = self._scratch
         paths: list[list[tuple[Node, int]]] = []
         actions = np.empty(len(roots), dtype=np.int64)
+        positions = np.empty((len(roots), self.env.kernel.state_size), dtype=np.int64)
         for i, root in enumerate(roots):
             path = self._descend(root)
             paths.append(path)
@@ -131,11 +132,9 @@ class BatchedPuct:
                 _backup(path, child.returns)
                 parent = root  # the row still needs a legal edge for the batched step
                 edge = 0
-            scratch.states[i] = parent.state
-            scratch.legal_ids[i, : len(parent.actions)] = parent.actions
-            scratch.legal_count[i] = len(parent.actions)
-            scratch.current_player[i] = parent.player
+            positions[i] = parent.state
             actions[i] = parent.actions[edge]
+        self.env.set_states(scratch, positions)  # legal ids, masks and seats made from them
         self.env.step(scratch, actions)
         fresh: list[int] = []
         for i, path in enumerate(paths):

@@ -84,7 +84,10 @@ def _specialised(template_path: str, sources: tuple[tuple[str, str, str], ...]) 
     )
     text = _KERNEL_BLOCK.sub(lambda _: block, template, count=1)
     prefix = "drivers" if template_path == str(_TEMPLATE) else Path(template_path).stem
-    stem = prefix + "_" + sources[0][1].replace(".", "_")
+    # The first role's module names the copy, and its function too where it is not the
+    # role's namesake (the batched step binds ``decide`` to one of several bots of a module).
+    role, first, name = sources[0]
+    stem = prefix + "_" + first.replace(".", "_") + ("" if name == role else "_" + name)
     path = _write_if_changed(stem, text)
     spec = importlib.util.spec_from_file_location(stem, path)
     assert spec is not None and spec.loader is not None

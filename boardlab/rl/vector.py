@@ -2,9 +2,9 @@
 
 :class:`BatchedGame` is the functional form (in the spirit of Pgx): ``init`` gives a
 :class:`Batch` of arrays and ``step`` plays one action per game, every seat's decisions coming
-from the caller; games that end start again at once (automatic reset). :class:`VectorEnv` is a
-``gymnasium.vector.VectorEnv`` of one seat against a compiled uniformly random bot, for
-single-seat trainers. Both run on the game's compiled kernel (:mod:`boardlab.core.engine`)
+from the caller; games that end start again at once (automatic reset); a position is set with
+:meth:`BatchedGame.set_states`. :class:`VectorEnv` is a ``gymnasium.vector.VectorEnv`` of one
+seat against compiled bots (:mod:`boardlab.rl.opponents`), for single-seat trainers. Both run on the game's compiled kernel (:mod:`boardlab.core.engine`)
 and a compiled observation encoder, and use every core for large batches (``numba.prange``).
 Needs the ``fast`` and ``rl`` extras. A game without a kernel, or whose kernel gives no
 ``truncated``, or without a compiled observation encoder, raises :class:`VectorError`.
@@ -13,7 +13,7 @@ Needs the ``fast`` and ``rl`` extras. A game without a kernel, or whose kernel g
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -24,12 +24,14 @@ import numpy.typing as npt
 
 from boardlab.core.engine import Kernel, kernel_for
 from boardlab.core.errors import BoardlabError
+from boardlab.core.jit import numba
 from boardlab.core.kernel_drivers import specialised
 from boardlab.core.kernel_random import seeded
 from boardlab.core.options import SEED
 from boardlab.core.registry import make
 from boardlab.rl.fast import observation_encoder
 from boardlab.rl.fast.kernel_planes import new_records, scratch_records
+from boardlab.rl.opponents import Opponent, decide_function, opponent, scratch
 
 _TEMPLATE = Path(__file__).with_name("vector_template.py")
 
@@ -60,6 +62,10 @@ PARALLEL_FROM = 64
 threads' start costs more than it saves)."""
 
 
+_THREADS: Any = numba.config
+"""Numba's settings: ``NUMBA_NUM_THREADS``, the most threads a parallel step may use."""
+
+
 class VectorError(BoardlabError, RuntimeError):
     """The batched environments cannot run this game here."""
 
@@ -72,12 +78,10 @@ class Batch:
     has already started again):
     """
 
-    states: npt.NDArray[np.int64]
-    """``(N, state_size)``: the kernel states."""
-    observation: npt.NDArray[np.float32]
-    """``(N, C, H, W)``: the planes seen by the seat to move (the game's documented encoding).
-    Read-only: ``step`` rewrites only what changed in each row (``records`` say what the rows
-    hold), so copy it to change it."""
+    kernel_states: npt.NDArray[np.int64]
+    """The arrays behind ``states``, written by the compiled step only."""
+    planes: npt.NDArray[np.float32]
+    """The arrays behind ``observation``, written by the compiled step only."""
     legal_ids: npt.NDArray[np.int64]
     """``(N, max_legal)``: the compact mask, the legal ids in ``legal_ids[i, :legal_count[i]]``
     (in the kernel's order); the rest of the row is scratch."""
@@ -101,6 +105,30 @@ class Batch:
     records: npt.NDArray[np.float64]
     """``(N, …)``: what each row of ``observation`` holds, for its encoder
     (:mod:`boardlab.rl.fast.kernel_planes`); not to be changed."""
+    states: npt.NDArray[np.int64] = field(init=False)
+    """``(N, state_size)``: the kernel states. Read-only: the legal ids, masks, seats to move
+    and observations are made from them, so a position is set with
+    :meth:`BatchedGame.set_states`, which makes them all."""
+    observation: npt.NDArray[np.float32] = field(init=False)
+    """``(N, C, H, W)``: the planes seen by the seat to move (the game's documented encoding).
+    Read-only: ``step`` rewrites only what changed in each row (``records`` say what the rows
+    hold), so copy it to change it."""
+
+    def __post_init__(self) -> None:
+        self.states = _read_only(self.kernel_states)
+        self.observation = _read_only(self.planes)
+
+    def __reduce__(self) -> tuple[type[Batch], tuple[Any, ...]]:
+        """Copies (``copy.deepcopy``, pickle) copy the arrays behind the read-only views and
+        make new views of the copies."""
+        return Batch, tuple(getattr(self, item.name) for item in fields(self) if item.init)
+
+
+def _read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """A view of ``array`` that cannot be written (``array`` itself still can)."""
+    view = array.view()
+    view.flags.writeable = False
+    return view
 
 
 class BatchedGame:
@@ -110,10 +138,15 @@ class BatchedGame:
     of the initial positions of the seeds ``seed, seed + 1, …`` given to :meth:`init` (one per
     game), drawn again by each game's generator at every reset. ``dense_mask=False`` leaves out
     the dense masks (Colosseum Offcuts has 237,161 action ids at five seats): the compact
-    masks ``legal_ids``/``legal_count`` are always written.
+    masks ``legal_ids``/``legal_count`` are always written. ``opponent`` is the player spec
+    of the bots that play every seat but the learner's (:class:`VectorEnv`;
+    :mod:`boardlab.rl.opponents`).
     """
 
-    def __init__(self, game_id: str, batch: int, *, dense_mask: bool = True, **options: object):
+    def __init__(
+        self, game_id: str, batch: int, *, dense_mask: bool = True, opponent: str = "random",
+        **options: object,
+    ) -> None:  # fmt: skip
         if batch < 1:
             raise VectorError(f"batch must be at least 1, not {batch}")
         if game_id not in SEEDED_STARTS and SEED in make(game_id).options:
@@ -127,7 +160,10 @@ class BatchedGame:
         self.encoder = observation_encoder(self.game)
         observer = observer_module(game_id)
         self._tables = observer.observer_tables(self.kernel, self.encoder)
-        self.drivers = compiled_drivers(self.kernel)
+        self.opponent: Opponent = _opponent(opponent, self.game)
+        self.drivers = compiled_drivers(self.kernel, self.opponent)
+        self._scratch = scratch(self.kernel, self.opponent, _THREADS.NUMBA_NUM_THREADS)
+        """The bots' scratch, a row per run of games stepped on one thread."""
         self.learner = -1
         self.num_actions = self.game.num_actions
         self.observation_shape = self.encoder.shape
@@ -147,8 +183,8 @@ class BatchedGame:
             initial = kernel.encode(self.game.new_initial_state())[None, :]
         self._initial = initial
         batch = Batch(
-            states=np.empty((n, kernel.state_size), dtype=np.int64),
-            observation=np.zeros((n, *self.observation_shape), dtype=np.float32),
+            kernel_states=np.empty((n, kernel.state_size), dtype=np.int64),
+            planes=np.zeros((n, *self.observation_shape), dtype=np.float32),
             legal_ids=np.zeros((n, kernel.max_legal), dtype=np.int64),
             legal_count=np.zeros(n, dtype=np.int64),
             action_mask=np.zeros((n, self.num_actions if self.dense_mask else 0), dtype=np.bool_),
@@ -166,11 +202,11 @@ class BatchedGame:
         )
         ints, floats = self._tables
         self.drivers.reset(
-            kernel.params, ints, floats, self.learner, batch.states, initial, batch.rng,
-            batch.observation.reshape(n, size), batch.records, batch.legal_ids,
+            kernel.params, ints, floats, self.learner, batch.kernel_states, initial, batch.rng,
+            batch.planes.reshape(n, size), batch.records, batch.legal_ids,
             batch.legal_count, batch.action_mask, batch.current_player, self.dense_mask,
+            *self._scratch,
         )  # fmt: skip
-        batch.observation.flags.writeable = False
         return batch
 
     def step(self, batch: Batch, actions: npt.ArrayLike) -> Batch:
@@ -187,18 +223,45 @@ class BatchedGame:
         )
         ints, floats = self._tables
         n = self.batch
-        planes = batch.observation
-        planes.flags.writeable = True
-        try:
-            step(
-                self.kernel.params, ints, floats, chosen, self.learner, batch.states,
-                self._initial, batch.rng, planes.reshape(n, -1),
-                batch.final_observation.reshape(n, -1), batch.records, self._finals,
-                batch.legal_ids, batch.legal_count, batch.action_mask, batch.current_player,
-                batch.rewards, batch.terminated, batch.truncated, self.dense_mask,
-            )  # fmt: skip
-        finally:
-            planes.flags.writeable = False
+        step(
+            self.kernel.params, ints, floats, chosen, self.learner, batch.kernel_states,
+            self._initial, batch.rng, batch.planes.reshape(n, -1),
+            batch.final_observation.reshape(n, -1), batch.records, self._finals,
+            batch.legal_ids, batch.legal_count, batch.action_mask, batch.current_player,
+            batch.rewards, batch.terminated, batch.truncated, self.dense_mask, *self._scratch,
+        )  # fmt: skip
+        return batch
+
+    def set_states(
+        self, batch: Batch, positions: npt.ArrayLike, rows: npt.ArrayLike | None = None
+    ) -> Batch:
+        """Put game ``rows[k]`` (every game, in order, when ``rows`` is None) at kernel state
+        ``positions[k]`` (``(len(rows), state_size)``; a game not over), and make its legal
+        ids, mask row, seat to move and observation from it; returns ``batch``.
+
+        The next ``step`` plays from these positions whatever the mask mode: legality is read
+        from what this call made, never from what the rows held before.
+        """
+        chosen = np.arange(self.batch) if rows is None else np.asarray(rows, dtype=np.int64)
+        placed = np.ascontiguousarray(positions, dtype=np.int64)
+        size = self.kernel.state_size
+        if chosen.ndim != 1 or placed.shape != (len(chosen), size):
+            raise VectorError(
+                f"positions must have shape ({len(chosen)}, {size}) for rows of shape "
+                f"({len(chosen)},), not {placed.shape}"
+            )
+        if len(chosen) and not (chosen.min() >= 0 and chosen.max() < self.batch):
+            raise VectorError(f"rows must be in 0 … {self.batch - 1}")
+        kernel = self.kernel
+        for k, s in enumerate(placed):
+            if kernel.is_over(kernel.params, s):
+                raise VectorError(f"the position for row {int(chosen[k])} is over")
+        ints, floats = self._tables
+        self.drivers.place(
+            kernel.params, ints, floats, chosen, placed, batch.kernel_states,
+            batch.planes.reshape(self.batch, -1), batch.records, batch.legal_ids,
+            batch.legal_count, batch.action_mask, batch.current_player, self.dense_mask,
+        )  # fmt: skip
         return batch
 
     def random_actions(self, batch: Batch, rng: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -227,20 +290,33 @@ def _kernel(game: Any) -> Kernel:
     return kernel
 
 
-def compiled_drivers(kernel: Kernel) -> ModuleType:
+def _opponent(spec: str, game: Any) -> Opponent:
+    """The batch's bot for ``spec``, a bad spec raised as a :class:`VectorError`."""
+    try:
+        return opponent(spec, game)
+    except BoardlabError as error:
+        raise VectorError(str(error)) from error
+
+
+def compiled_drivers(kernel: Kernel, bot: Opponent | None = None) -> ModuleType:
     """The compiled batched step (:mod:`boardlab.rl.vector_template`) bound to ``kernel``'s
-    functions and its game's compiled observation encoder."""
+    functions, its game's compiled observation encoder and ``bot``'s ``decide`` (random when
+    None)."""
+    bot = bot or _opponent("random", kernel.game)
+    roles = {
+        "legal": kernel.legal,
+        "apply": kernel.apply,
+        "returns": kernel.returns,
+        "is_over": kernel.is_over,
+        "player": kernel.player,
+        "truncated": kernel.truncated,
+        "observe": observer_module(kernel.game.id).observe,
+    }
+    decide = {"decide": decide_function(kernel, bot)}
+    # The first role names the compiled copy: the game's ``legal`` for the random bot, the
+    # bot's ``decide`` (its game's and kind's) for the others.
     return specialised(
-        _TEMPLATE,
-        {
-            "legal": kernel.legal,
-            "apply": kernel.apply,
-            "returns": kernel.returns,
-            "is_over": kernel.is_over,
-            "player": kernel.player,
-            "truncated": kernel.truncated,
-            "observe": observer_module(kernel.game.id).observe,
-        },
+        _TEMPLATE, {**roles, **decide} if bot.kind == "random" else {**decide, **roles}
     )
 
 
@@ -253,14 +329,21 @@ def observer_module(game_id: str) -> ModuleType:
 
 
 class VectorEnv(gymnasium.vector.VectorEnv):
-    """``num_envs`` games in which the learner plays ``seat`` against compiled random bots.
+    """``num_envs`` games in which the learner plays ``seat`` against compiled bots.
 
-    Observations are the learner's planes ``(num_envs, C, H, W)``, read-only (see
-    :attr:`Batch.observation`; copy them to change them); ``info["action_mask"]``
-    the dense masks and ``info["legal_ids"]``/``info["legal_count"]`` the compact ones.
-    Rewards are the learner's returns where a game ended. Games that end start again within
-    the same step (``autoreset_mode`` ``SAME_STEP``): their last observation is in
-    ``info["final_obs"]``.
+    Every other seat is played inside ``step`` by the bot of the player spec ``opponent``
+    (``random``, ``greedy``, ``alphabeta:nodes=…``, ``mcts:iters=…``, ``level:easy`` …
+    ``level:hard``; :mod:`boardlab.rl.opponents`). Observations are the learner's planes
+    ``(num_envs, C, H, W)``; ``info["action_mask"]`` the dense masks and
+    ``info["legal_ids"]``/``info["legal_count"]`` the compact ones. Rewards are the learner's
+    returns where a game ended. Games that end start again within the same step
+    (``autoreset_mode`` ``SAME_STEP``): their last observation is in ``info["final_obs"]``.
+
+    With ``copy`` (the default, as Gymnasium's ``SyncVectorEnv``) every array returned is the
+    caller's own, writable and never written again by the environment. ``copy=False`` returns
+    the batch's own arrays, rewritten in place by the next ``step`` (``reset``), the
+    observations read-only: no copy at all, for a caller that consumes each step before the
+    next.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - Gymnasium reads it from the class
@@ -268,15 +351,18 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     }
 
     def __init__(
-        self, game_id: str, num_envs: int, seat: int = 0, *, dense_mask: bool = True,
-        **options: object,
+        self, game_id: str, num_envs: int, seat: int = 0, *, opponent: str = "random",
+        dense_mask: bool = True, copy: bool = True, **options: object,
     ) -> None:  # fmt: skip
-        self.batched = BatchedGame(game_id, num_envs, dense_mask=dense_mask, **options)
+        self.batched = BatchedGame(
+            game_id, num_envs, dense_mask=dense_mask, opponent=opponent, **options
+        )
         players = self.batched.game.num_players
         if not 0 <= seat < players:
             raise VectorError(f"seat {seat}: {game_id} has seats 0 to {players - 1}")
         self.batched.learner = seat
         self.seat = seat
+        self.copy = copy
         self.num_envs = num_envs
         shape = self.batched.observation_shape
         self.single_observation_space = gymnasium.spaces.Box(0.0, np.inf, shape, np.float32)
@@ -295,7 +381,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         if seed is None:
             seed = int(np.random.default_rng().integers(2**31))
         self._batch = self.batched.init(seed)
-        return self._batch.observation, self._info(self._batch)
+        return self._out(self._batch.observation), self._info(self._batch)
 
     def step(
         self, actions: npt.ArrayLike
@@ -313,19 +399,29 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         info = self._info(batch)
         done = batch.terminated | batch.truncated
         if done.any():
-            info["final_obs"] = batch.final_observation
+            info["final_obs"] = self._out(batch.final_observation)
             info["_final_obs"] = done
-        rewards = batch.rewards[:, self.seat]
-        return batch.observation, rewards, batch.terminated, batch.truncated, info
+        return (
+            self._out(batch.observation),
+            batch.rewards[:, self.seat].copy() if self.copy else batch.rewards[:, self.seat],
+            self._out(batch.terminated),
+            self._out(batch.truncated),
+            info,
+        )
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The dense legal masks of the learner (what maskable trainers call)."""
-        assert self._batch is not None
-        return self._batch.action_mask
+        if self._batch is None:
+            raise VectorError("call reset() before action_masks()")
+        return self._out(self._batch.action_mask)
 
     def _info(self, batch: Batch) -> dict[str, Any]:
         return {
-            "action_mask": batch.action_mask,
-            "legal_ids": batch.legal_ids,
-            "legal_count": batch.legal_count,
+            "action_mask": self._out(batch.action_mask),
+            "legal_ids": self._out(batch.legal_ids),
+            "legal_count": self._out(batch.legal_count),
         }
+
+    def _out(self, array: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        """``array`` as returned: a copy with ``copy``, else itself."""
+        return array.copy() if self.copy else array

@@ -6,7 +6,9 @@ compiled observation encoder, so that Numba caches the copy on disk. Read as is,
 placeholders only make it importable and type-checkable.
 
 Every game ``i`` of a batch owns row ``i`` of each array and its own xorshift64* generator
-``rng[i]``, so the games are stepped in parallel (``numba.prange``) with no shared writes. Its
+``rng[i]``, so the games are stepped in parallel (``numba.prange``) with no shared writes but
+the bots' scratch (a search's tables): the games are split into as many runs of consecutive
+games as the scratch has rows, each run stepped in order on one thread with its own row. Its
 observation row is written through ``records[i]``, a record that says what the row holds
 (:mod:`boardlab.rl.fast.kernel_planes`), so that each step rewrites only what changed; its final
 observation, written only when a game ends, through ``finals[i]``, a record of no log.
@@ -54,6 +56,23 @@ def player(p: KernelArray, s: KernelArray) -> int:
 
 def truncated(p: KernelArray, s: KernelArray) -> bool:
     """Placeholder for the game's ``truncated``."""
+    raise NotImplementedError
+
+
+def decide(
+    p: KernelArray,
+    s: KernelArray,
+    rng: KernelArray,
+    i: int,
+    moves: KernelArray,
+    n: int,
+    work: KernelArray,
+    fwork: KernelArray,
+    work32: KernelArray,
+) -> int:
+    """Placeholder for the bots' decision (:mod:`boardlab.rl.opponents`): an action of ``s``
+    (not over), whose ``n`` legal ids are ``moves[:n]``, drawing from game ``i``'s generator
+    ``rng[i]``; ``work``, ``fwork`` and ``work32`` are its scratch (its settings first)."""
     raise NotImplementedError
 
 
@@ -196,8 +215,11 @@ def _step_one(
     terminated: KernelArray,
     truncated_out: KernelArray,
     dense: bool,
+    work: KernelArray,
+    fwork: KernelArray,
+    work32: KernelArray,
 ) -> None:
-    """Play ``actions[i]`` in game ``i``; with ``learner`` ≥ 0, random bots then play every
+    """Play ``actions[i]`` in game ``i``; with ``learner`` ≥ 0, the bots then play every
     other seat until ``learner`` is on turn again (across an automatic reset)."""
     action = actions[i]
     if dense:  # the mask row says it at once; then it is cleared from the ids it was made of
@@ -216,7 +238,7 @@ def _step_one(
     else:
         apply(p, states[i], action)
         if learner >= 0:
-            _bots(p, i, learner, states, rng, legal_ids)
+            _bots(p, i, learner, states, rng, legal_ids, work, fwork, work32)
         if is_over(p, states[i]):
             scratch = np.zeros(rewards.shape[1], dtype=np.float64)
             observer = seat if learner < 0 else learner
@@ -225,7 +247,7 @@ def _step_one(
                 rewards, terminated, truncated_out, final_obs, finals, scratch,
             )  # fmt: skip
     if learner >= 0:
-        _open(p, i, learner, states, initial, rng, legal_ids)
+        _open(p, i, learner, states, initial, rng, legal_ids, work, fwork, work32)
     _refresh(p, oi, of, i, states, obs, records, legal_ids, counts, mask, players, dense)
 
 
@@ -237,14 +259,17 @@ def _bots(
     states: KernelArray,
     rng: KernelArray,
     legal_ids: KernelArray,
+    work: KernelArray,
+    fwork: KernelArray,
+    work32: KernelArray,
 ) -> None:
-    """Uniformly random decisions for every seat but ``learner`` while the game goes on."""
+    """The bots' decisions for every seat but ``learner`` while the game goes on."""
     while True:
         n = legal(p, states[i], legal_ids[i])
         if n == 0 or player(p, states[i]) == learner:
             return
-        rng[i] = next_state(rng[i])
-        apply(p, states[i], legal_ids[i, below(rng[i], n)])
+        action = decide(p, states[i], rng, i, legal_ids[i], n, work, fwork, work32)
+        apply(p, states[i], action)
 
 
 @numba.njit(cache=True)
@@ -256,10 +281,13 @@ def _open(
     initial: KernelArray,
     rng: KernelArray,
     legal_ids: KernelArray,
+    work: KernelArray,
+    fwork: KernelArray,
+    work32: KernelArray,
 ) -> None:
     """The bots play up to the learner's turn; a game that ends before it starts again."""
     while True:
-        _bots(p, i, learner, states, rng, legal_ids)
+        _bots(p, i, learner, states, rng, legal_ids, work, fwork, work32)
         if not is_over(p, states[i]):
             return
         _reset_one(i, states, initial, rng)
@@ -287,13 +315,21 @@ def step_parallel(
     terminated: KernelArray,
     truncated_out: KernelArray,
     dense: bool,
+    work: KernelArray,
+    fwork: KernelArray,
+    work32: KernelArray,
 ) -> None:
-    """:func:`_step_one` for every game of the batch, on all cores."""
-    for i in numba.prange(states.shape[0]):
-        _step_one(
-            p, oi, of, i, actions, learner, states, initial, rng, obs, final_obs, records,
-            finals, legal_ids, counts, mask, players, rewards, terminated, truncated_out, dense,
-        )  # fmt: skip
+    """:func:`_step_one` for every game of the batch, on all cores: one run of consecutive
+    games per row of the bots' scratch (``work``, ``fwork``, ``work32``)."""
+    n = states.shape[0]
+    runs = work.shape[0]
+    for r in numba.prange(runs):
+        for i in range(r * n // runs, (r + 1) * n // runs):
+            _step_one(
+                p, oi, of, i, actions, learner, states, initial, rng, obs, final_obs, records,
+                finals, legal_ids, counts, mask, players, rewards, terminated, truncated_out,
+                dense, work[r], fwork[r], work32[r],
+            )  # fmt: skip
 
 
 @numba.njit(cache=True)
@@ -318,12 +354,17 @@ def step_serial(
     terminated: KernelArray,
     truncated_out: KernelArray,
     dense: bool,
+    work: KernelArray,
+    fwork: KernelArray,
+    work32: KernelArray,
 ) -> None:
-    """:func:`_step_one` for every game of the batch, on one core (small batches)."""
+    """:func:`_step_one` for every game of the batch, on one core (small batches), with the
+    first row of the bots' scratch."""
     for i in range(states.shape[0]):
         _step_one(
             p, oi, of, i, actions, learner, states, initial, rng, obs, final_obs, records,
-            finals, legal_ids, counts, mask, players, rewards, terminated, truncated_out, dense,
+            finals, legal_ids, counts, mask, players, rewards, terminated, truncated_out,
+            dense, work[0], fwork[0], work32[0],
         )  # fmt: skip
 
 
@@ -343,14 +384,44 @@ def reset(
     mask: KernelArray,
     players: KernelArray,
     dense: bool,
+    work: KernelArray,
+    fwork: KernelArray,
+    work32: KernelArray,
 ) -> None:
-    """Every game starts afresh (the bots opening up to ``learner``'s turn if ≥ 0)."""
+    """Every game starts afresh (the bots opening up to ``learner``'s turn if ≥ 0, with the
+    first row of their scratch)."""
     for i in range(states.shape[0]):
         _reset_one(i, states, initial, rng)
         if dense:
             mask[i, :] = False
         if learner >= 0:
-            _open(p, i, learner, states, initial, rng, legal_ids)
+            _open(p, i, learner, states, initial, rng, legal_ids, work[0], fwork[0], work32[0])
+        _refresh(p, oi, of, i, states, obs, records, legal_ids, counts, mask, players, dense)
+
+
+@numba.njit(cache=True)
+def place(
+    p: KernelArray,
+    oi: KernelArray,
+    of: KernelArray,
+    rows: KernelArray,
+    positions: KernelArray,
+    states: KernelArray,
+    obs: KernelArray,
+    records: KernelArray,
+    legal_ids: KernelArray,
+    counts: KernelArray,
+    mask: KernelArray,
+    players: KernelArray,
+    dense: bool,
+) -> None:
+    """Game ``rows[k]`` is at kernel state ``positions[k]`` (not over), for every ``k``: its
+    legal ids, mask row, seat to move and observation are made from it."""
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        states[i, :] = positions[k]
+        if dense:
+            mask[i, :] = False
         _refresh(p, oi, of, i, states, obs, records, legal_ids, counts, mask, players, dense)
 
 
