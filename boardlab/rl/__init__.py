@@ -10,7 +10,8 @@ reads the state directly and gives the same planes. :mod:`boardlab.rl.vector` st
 games on the compiled engine (it needs the ``fast`` extra too); on that engine the PettingZoo
 environment steps the kernel alone (the reference state is brought up to date when read) and
 the Gymnasium environment a kernel state beside the reference state, both observing with the
-same compiled encoders (:mod:`boardlab.rl.compiled`).
+same compiled encoders (:mod:`boardlab.rl.compiled`). Importing it registers every game with
+Gymnasium as ``boardlab/<game id>-v0`` (:func:`~boardlab.rl.gymnasium_env.register_gymnasium_ids`).
 """
 
 try:
@@ -23,7 +24,7 @@ except ModuleNotFoundError as error:
     ) from error
 
 from boardlab.rl.fast import observation_encoder
-from boardlab.rl.gymnasium_env import BoardlabGymEnv, gymnasium_env
+from boardlab.rl.gymnasium_env import BoardlabGymEnv, gymnasium_env, register_gymnasium_ids
 from boardlab.rl.observation import ObservationEncoder
 from boardlab.rl.pettingzoo_env import BoardlabAECEnv, pettingzoo_env
 
@@ -35,3 +36,5 @@ __all__ = [
     "observation_encoder",
     "pettingzoo_env",
 ]
+
+register_gymnasium_ids()

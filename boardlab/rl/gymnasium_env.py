@@ -23,7 +23,7 @@ from boardlab.core.errors import OptionError
 from boardlab.core.game import Game
 from boardlab.core.options import SEED
 from boardlab.core.outcome import Termination
-from boardlab.core.registry import make
+from boardlab.core.registry import game_ids, make
 from boardlab.core.state import State
 from boardlab.rl.compiled import compiled_observer
 from boardlab.rl.fast import observation_encoder
@@ -144,3 +144,29 @@ def gymnasium_env(
 ) -> BoardlabGymEnv:
     """A Gymnasium environment of ``game_id``: the learner plays ``seat`` against ``opponent``."""
     return BoardlabGymEnv(game_id, opponent, seat, render_mode, **options)
+
+
+NAMESPACE = "boardlab"
+"""Gymnasium's namespace of the games' ids: ``boardlab/<game id>-v0``."""
+
+
+def gymnasium_id(game_id: str) -> str:
+    """The Gymnasium id of ``game_id`` (``gymnasium.make(gymnasium_id("carnyx"))``)."""
+    return f"{NAMESPACE}/{game_id}-v0"
+
+
+def register_gymnasium_ids() -> None:
+    """Register every game with Gymnasium (done on importing :mod:`boardlab.rl`):
+    ``gymnasium.make("boardlab/cyvasse-v0", opponent="level:easy")`` makes this module's
+    environment, ``gymnasium.make_vec("boardlab/cyvasse-v0", num_envs=64, opponent="greedy")``
+    the compiled :class:`boardlab.rl.vector.VectorEnv`; keywords are theirs (seat, opponent,
+    the game's options)."""
+    for game_id in game_ids():
+        env_id = gymnasium_id(game_id)
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                env_id,
+                entry_point="boardlab.rl.gymnasium_env:BoardlabGymEnv",
+                vector_entry_point="boardlab.rl.vector:VectorEnv",
+                kwargs={"game_id": game_id},
+            )

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
 from boardlab.core.errors import OptionError
-from boardlab.rl import gymnasium_env
+from boardlab.rl import BoardlabGymEnv, gymnasium_env
+from boardlab.rl.gymnasium_env import gymnasium_id
 from tests.rl.cases import CASES, IDS, SMALL_ARMY
 
 
@@ -96,3 +98,23 @@ def test_observations_are_the_learner_s_reference_planes(
             observation, _, terminated, truncated, _ = env.step(action)
             done = terminated or truncated
         assert np.array_equal(observation, env.encoder.reference(env.state, 1))
+
+
+@pytest.mark.parametrize("game", sorted({game for game, _ in CASES}))
+def test_every_game_has_a_gymnasium_id(game: str) -> None:
+    env = gymnasium.make(gymnasium_id(game), opponent="greedy", seat=1)
+    assert isinstance(env.unwrapped, BoardlabGymEnv)
+    assert env.unwrapped.game.id == game
+    observation, info = env.reset(seed=2)
+    assert observation.shape == env.observation_space.shape
+    assert info["action_mask"].any()
+
+
+def test_make_vec_gives_the_compiled_vector_environment() -> None:
+    pytest.importorskip("numba")
+    from boardlab.rl.vector import VectorEnv
+
+    env = gymnasium.make_vec(gymnasium_id("murus-gallicus"), num_envs=3, seat=1)
+    assert isinstance(env, VectorEnv)
+    assert env.seat == 1
+    assert env.reset(seed=0)[0].shape == (3, *env.batched.observation_shape)
