@@ -10,6 +10,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from boardlab.analysis.meanings import PLAIN
 from boardlab.analysis.stats import (
     ALPHA,
     detectable_difference,
@@ -111,15 +112,7 @@ def headlines(summary: dict[str, Any], percent: Mapping[str, bool]) -> list[str]
                 f"decided games ({against})."
             )
     for comparison in summary["comparisons"]:
-        real = [row for row in comparison["rows"] if row["real"]]
-        head = f"Variant {comparison['variant']} against {comparison['base']}: "
-        if real:
-            parts = ", ".join(f"{row['label']} {_signed(row, percent)}" for row in real)
-            rest = len(comparison["rows"]) - len(real)
-            tail = f"no real difference in the other {rest} metrics" if rest else "all differ"
-            lines.append(head + f"real differences in {parts}; {tail}.")
-        else:
-            lines.append(head + "no real difference in any metric at this number of games.")
+        lines.append(comparison_verdict(comparison, percent))
         lines.extend(seat_count_note(comparison))
     lines.append(power_line(n, fair, len(summary["comparisons"]) > 0, won))
     return lines
@@ -132,7 +125,7 @@ def seat_count_note(comparison: dict[str, Any]) -> list[str]:
         return []
     (k_a, k_b), (e_a, e_b) = row["seats"], row["values"]
     return [
-        f"Seat counts differ ({comparison['variant']}: {k_b} seats, {comparison['base']}: "
+        f"Seat counts differ (“{comparison['variant']}” has {k_b} seats, “{comparison['base']}” "
         f"{k_a}), so raw win rates are not comparable (an equal seat wins {_pct(1 / k_b)} of "
         f"the games with a winner at {k_b} seats, {_pct(1 / k_a)} at {k_a}, and draws take "
         f"their own share), so the first seat is compared by its share of the games with a "
@@ -186,11 +179,77 @@ def weak_play_warnings(players: Sequence[str], skill: Sequence[dict[str, Any]]) 
     return warnings
 
 
-def _signed(row: dict[str, Any], percent: Mapping[str, bool]) -> str:
-    half = (row["high"] - row["low"]) / 2
+LEAD = 3
+"""A comparison's headline leads with at most this many real differences."""
+
+
+def weight(row: dict[str, Any], percent: Mapping[str, bool]) -> float:
+    """How much a real difference matters to a designer, to choose the ones to lead with: a
+    rate's change in points over 50 (a swing of half the games), a mean's change relative to
+    its base value (so a 25-point swing ranks with a game half again as long)."""
     if percent[row["metric"]]:
-        return points(row["diff"], half)
-    return f"{number(row['diff'], signed=True)} ± {number(half)}"
+        return abs(row["diff"]) / 0.5
+    base = abs(row["values"][0])
+    return abs(row["diff"]) / base if base else math.inf
+
+
+def change(row: dict[str, Any], percent: Mapping[str, bool]) -> str:
+    """One difference in plain words: ``turns per game 120 → 223 (+103 ± 16, +86%)``."""
+    name = PLAIN.get(row["metric"], (row["label"], ""))[0]
+    (a, b), half = row["values"], (row["high"] - row["low"]) / 2
+    if percent[row["metric"]]:
+        return f"{name} {_pct(a)} → {_pct(b)} ({points(row['diff'], half)})"
+    relative = f", {100 * (b - a) / a:+.0f}%" if a and row["metric"] != "first_seat_edge" else ""
+    return f"{name} {figure(a)} → {figure(b)} ({plus_minus(row['diff'], half)}{relative})"
+
+
+def plus_minus(diff: float, half: float) -> str:
+    """A difference and its half-width, the half to two significant digits and the difference
+    to the same decimals: ``+8.5 ± 2.1``, ``+203 ± 33``."""
+    if half <= 0 or math.isnan(half):
+        return f"{figure(diff, True)} ± 0"
+    digits = decimals(half)
+    return f"{diff:+.{digits}f} ± {half:.{digits}f}"
+
+
+def decimals(half: float) -> int:
+    """The decimals that show a half-width to two significant digits (2 when it is 0)."""
+    if half <= 0 or math.isnan(half):
+        return 2
+    return max(0, 1 - math.floor(math.log10(half)))
+
+
+def comparison_verdict(comparison: dict[str, Any], percent: Mapping[str, bool]) -> str:
+    """A comparison's headline: its largest real differences in plain words, then how many
+    other metrics differ or not (all in the comparison table)."""
+    rows = comparison["rows"]
+    head = f"Variant {comparison['variant']} against {comparison['base']}: "
+    real = sorted((row for row in rows if row["real"]), key=lambda r: -weight(r, percent))
+    if not real:
+        return (
+            head + f"no real difference in any of the {len(rows)} metrics at this number of games."
+        )
+    lead = "; ".join(change(row, percent) for row in real[:LEAD])
+    more, none = len(real) - LEAD, len(rows) - len(real)
+    rest = []
+    if more > 0:
+        rest.append(f"{more} more real difference{'s' if more > 1 else ''}")
+    if none:
+        rest.append(f"no real difference in {none} metric{'s' if none > 1 else ''}")
+    tail = f"; {' and '.join(rest)} (table under Variants compared)" if rest else ""
+    return head + lead + tail + "."
+
+
+def figure(value: float, signed: bool = False) -> str:
+    """A figure to three significant digits, without an exponent: ``232``, ``9.43``,
+    ``0.0234``, ``+1.2e+03`` never (``+1230``)."""
+    if math.isnan(value):
+        return "—"
+    sign = "+" if signed and value > 0 else ""
+    if value == 0:
+        return "0"
+    digits = max(0, 2 - math.floor(math.log10(abs(value))))
+    return f"{sign}{value:.{digits}f}"
 
 
 def number(value: float, signed: bool = False) -> str:

@@ -16,7 +16,8 @@ from statistics import median
 from typing import Any
 
 from boardlab.analysis import plots
-from boardlab.analysis.headlines import number
+from boardlab.analysis.headlines import decimals, figure, number
+from boardlab.analysis.meanings import PLAIN
 from boardlab.analysis.summary import METRICS, PERCENT, game_row
 from boardlab.analysis.trace import GameTrace
 from boardlab.core.files import write_atomic
@@ -38,6 +39,8 @@ th, td { padding: 0.25rem 0.6rem; border-bottom: 1px solid #e4e4e4; text-align: 
   white-space: nowrap; }
 th:first-child, td:first-child { text-align: left; }
 td.real { font-weight: 600; color: #a33b00; }
+td.metric { white-space: normal; max-width: 20rem; }
+.meaning { display: block; color: #555; font-size: 0.8rem; }
 figure { margin: 0.8rem 0; }
 figure svg { max-width: 100%; height: auto; }
 dl dt { font-weight: 600; margin-top: 0.4rem; }
@@ -200,22 +203,28 @@ def _metric_table(series: Sequence[dict[str, Any]]) -> str:
 
 
 def _comparison_section(summary: dict[str, Any]) -> str:
-    percent = PERCENT
     parts = []
     for comparison in summary["comparisons"]:
         rows = []
         for row in comparison["rows"]:
-            scale = 100.0 if percent[row["metric"]] else 1.0
+            scale = 100.0 if PERCENT[row["metric"]] else 1.0
             unit = " pt" if scale == 100 else ""
-            diff, low, high = (number(row[k] * scale, signed=True) for k in ("diff", "low", "high"))
+            diff, low, high = (row[k] * scale for k in ("diff", "low", "high"))
+            digits = decimals((high - low) / 2)
+            base, variant = (
+                f"{round(v * 100)}%" if scale == 100 else figure(v) for v in row["values"]
+            )
             verdict = "real" if row["real"] else "no significant difference"
             cls = ' class="real"' if row["real"] else ""
+            name, meaning = PLAIN.get(row["metric"], (row["label"], ""))
             rows.append(
                 [
-                    f"<td>{escape(row['label'])}</td>",
-                    f"<td{cls}>{diff}{unit}</td>",
-                    f"<td>[{low}, {high}]</td>",
-                    f"<td>{_p(row['p'])}</td>",
+                    f"<td class='metric'>{escape(name)}"
+                    f"<span class='meaning'>{escape(meaning)}</span></td>",
+                    f"<td>{base}</td>",
+                    f"<td>{variant}</td>",
+                    f"<td{cls}>{diff:+.{digits}f}{unit}</td>",
+                    f"<td>[{low:+.{digits}f}, {high:+.{digits}f}]</td>",
                     f"<td>{_p(row['p_adjusted'])}</td>",
                     f"<td{cls}>{verdict}</td>",
                 ]
@@ -223,12 +232,20 @@ def _comparison_section(summary: dict[str, Any]) -> str:
         parts.append(
             f"<h3>{escape(comparison['variant'])} minus {escape(comparison['base'])}</h3>"
             + _table(
-                ["metric", "difference", "95% interval", "p", "adjusted p", "verdict"],
+                [
+                    "metric",
+                    comparison["base"],
+                    comparison["variant"],
+                    "difference",
+                    "95% interval",
+                    "adjusted p",
+                    "verdict",
+                ],
                 rows,
                 raw=True,
             )
             + _figure(
-                plots.comparison_chart(comparison, percent),
+                plots.comparison_chart(comparison, PERCENT),
                 "Each metric's difference with its 95% interval; filled: real after the "
                 "Benjamini-Hochberg correction. An interval across 0 is no significant "
                 "difference, not proof of none.",

@@ -11,6 +11,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from statistics import fmean
 from typing import Any
 
 from boardlab.analysis import metrics
@@ -257,7 +258,14 @@ def compare(base: Sequence[GameTrace], other: Sequence[GameTrace]) -> list[dict[
             diff = compare_proportions(int(sum(a)), len(a), int(sum(b)), len(b))
         else:
             diff = compare_means(a, b)
-        rows.append({"metric": metric.key, "label": metric.label, **diff.to_json()})
+        rows.append(
+            {
+                "metric": metric.key,
+                "label": metric.label,
+                "values": [round(fmean(a), 6), round(fmean(b), 6)],
+                **diff.to_json(),
+            }
+        )
     for row, adjusted in zip(rows, adjust([row["p"] for row in rows]), strict=True):
         row["p_adjusted"] = round(adjusted, 6)
         row["real"] = adjusted < ALPHA

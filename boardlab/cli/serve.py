@@ -134,6 +134,19 @@ LIMIT_OPTIONS = [
     ),
     ("--analysis-burst", "analysis_burst", int, "analysis bot searches at once, before the rate"),
     (
+        "--account-attempts-per-minute",
+        "account_attempts_per_minute",
+        float,
+        "sign-ups, sign-ins, password changes and account deletions per minute, per address "
+        "and per account name",
+    ),
+    (
+        "--account-attempt-burst",
+        "account_attempt_burst",
+        int,
+        "account attempts at once, before the rate",
+    ),
+    (
         "--gets-per-minute",
         "gets_per_minute",
         float,

@@ -32,6 +32,7 @@ from boardlab.core.state import State
 from boardlab.render.palette import seat_colour
 from boardlab.render.svg import render_svg
 from boardlab.web.analysis_bot import analyse
+from boardlab.web.api import held_by_caller, keep_for_account
 from boardlab.web.bot_queue import PLAYER
 from boardlab.web.creation import bot_specs, make_game, new_match
 from boardlab.web.errors import ApiError
@@ -41,7 +42,6 @@ from boardlab.web.off_loop import ANALYSIS_WORK
 from boardlab.web.requests import (
     MATCH_ID_PATTERN,
     MAX_NAME_CHARS,
-    bearer_tokens,
     field_int,
     json_body,
 )
@@ -179,7 +179,7 @@ def _match_source(request: Request, source: dict[str, Any]) -> Source:
         raise ApiError(400, "'match' must be a match id")
     hub = _hub(request)
     session = hub.session(_match_id(match))
-    held = hub.held(session, bearer_tokens(request))
+    held = held_by_caller(request, session)
     at = field_int(source, "at", 0, session.ply)
     viewer = session.viewer(held)
     state = session.states[at]
@@ -325,7 +325,7 @@ async def post_open(request: Request) -> Response:
         raise ApiError(400, "send 'match' (a match id) or 'record' (the text of a record)")
     hub = _hub(request)
     session = hub.session(_match_id(match))
-    viewer = session.viewer(hub.held(session, bearer_tokens(request)))
+    viewer = session.viewer(held_by_caller(request, session))
     result = session.result()
     answer: dict[str, Any] = {"title": session.game.name, "result": result and result["text"]}
     if session.hides(session.state, viewer):
@@ -488,4 +488,5 @@ async def post_play(request: Request) -> Response:
         for turn in [*where.source.before, *where.turns]
     ]
     _hub(request).create(config, events, owner=request_key(request))
+    keep_for_account(request, config)
     return JSONResponse(answer, status_code=201)

@@ -10,6 +10,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 from boardlab.core.registry import game_ids, make
 from boardlab.web.abandoned import abandoned
+from boardlab.web.account_cookie import session_digest, signed_in
 from boardlab.web.clock import TimeControl
 from boardlab.web.creation import new_match, rematch_answer, rematch_config
 from boardlab.web.errors import ApiError
@@ -29,7 +30,7 @@ from boardlab.web.requests import (
 )
 from boardlab.web.restore import set_aside
 from boardlab.web.session import MatchSession
-from boardlab.web.store import Event, Status
+from boardlab.web.store import Account, Event, MatchConfig, Status
 
 MAX_LIST = 200
 
@@ -51,10 +52,16 @@ def _match(request: Request) -> tuple[Hub, MatchSession]:
     return hub, hub.session(match_id(request))
 
 
+def held_by_caller(request: Request, session: MatchSession) -> frozenset[int]:
+    """The seats of ``session`` that the caller's bearer tokens hold, and those that the
+    account of its session cookie holds."""
+    return _hub(request).held(session, bearer_tokens(request), session_digest(request.cookies))
+
+
 def _session(request: Request) -> tuple[Hub, MatchSession, frozenset[int]]:
     """The hub, the match of the path, and the seats the caller's tokens hold."""
     hub, session = _match(request)
-    return hub, session, hub.held(session, bearer_tokens(request))
+    return hub, session, held_by_caller(request, session)
 
 
 async def _settled(request: Request) -> tuple[Hub, MatchSession, frozenset[int]]:
@@ -75,7 +82,7 @@ def _acting(
     """The seats the caller's tokens hold now and the ``seat`` it acts for (403 unless held).
     Read once the body has come, under the match's lock where the change is made: an invite
     link claimed meanwhile (the claim takes that lock too) holds nothing any more."""
-    held = _hub(request).held(session, bearer_tokens(request))
+    held = held_by_caller(request, session)
     return held, _seat(data, session, held)
 
 
@@ -93,7 +100,17 @@ async def create_match(request: Request) -> Response:
     body = await json_body(request)
     config, answer = new_match(body, now())
     _hub(request).create(config, owner=request_key(request))
+    keep_for_account(request, config)
     return JSONResponse(answer, status_code=201)
+
+
+def keep_for_account(request: Request, config: MatchConfig) -> None:
+    """A signed-in creator's account holds their own seats of the new match (not the invited
+    ones, nor the bots')."""
+    account = signed_in(request, now())
+    if account is not None:
+        own = [seat for seat, s in enumerate(config.seats) if s.kind == "human"]
+        _hub(request).store.hold_seats(account.id, config.id, own)
 
 
 async def list_matches(request: Request) -> Response:
@@ -269,16 +286,38 @@ async def post_rematch(request: Request) -> Response:
     if not held:
         raise ApiError(403, "only a player of this match can ask for a rematch")
     _count(request, "creations")
+    account = signed_in(request, now())
     async with session.lock:
         await hub.flag_if_due(session)
         if session.rematch is not None:
-            return JSONResponse(rematch_answer(hub.session(session.rematch).config, tokens))
+            config = hub.session(session.rematch).config
+            _rematch_seats(hub, session, config, account, held)
+            return JSONResponse(rematch_answer(config, tokens))
         if session.outcome is None:
             raise ApiError(409, "the game is not over yet")
         config = rematch_config(session.config, now())
         hub.create(config, owner=request_key(request))
+        # Whoever's account held seat i holds seat i + 1 of the rematch, as tokens do.
+        count = len(config.seats)
+        for seat, holder in hub.store.seat_accounts(session.id).items():
+            hub.store.hold_seats(holder, config.id, [(seat + 1) % count])
+        _rematch_seats(hub, session, config, account, held)
         await hub.commit(session, Event("rematch", min(held), config.id))
         return JSONResponse(rematch_answer(config, tokens), status_code=201)
+
+
+def _rematch_seats(
+    hub: Hub,
+    session: MatchSession,
+    config: MatchConfig,
+    account: Account | None,
+    held: frozenset[int],
+) -> None:
+    """A signed-in caller's account holds in the rematch the seats it held here, rotated (a
+    seat that another account holds already stays that account's)."""
+    if account is not None:
+        count = len(config.seats)
+        hub.store.hold_seats(account.id, config.id, [(seat + 1) % count for seat in held])
 
 
 async def get_record(request: Request) -> Response:

@@ -20,7 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from boardlab.core.render_model import SPECTATOR
 from boardlab.render.svg import render_svg
-from boardlab.web import analysis, api, seating
+from boardlab.web import accounts, analysis, api, seating
 from boardlab.web.access_log import AccessLog
 from boardlab.web.catalogue import build_catalogue
 from boardlab.web.client_limits import ClientLimits
@@ -85,6 +85,11 @@ async def match_page(request: Request) -> Response:
 async def analysis_page(request: Request) -> Response:
     """``GET /analysis``: the analysis board (its source is in the query string)."""
     return _page("analysis.html")
+
+
+async def account_page(request: Request) -> Response:
+    """``GET /account``: sign up, sign in, and the signed-in player's account."""
+    return _page("account.html")
 
 
 async def catalogue(request: Request) -> Response:
@@ -157,6 +162,14 @@ def create_app(
             "match creations", limits.creations_per_minute, limits.creation_burst
         )
         app.state.moves = RateLimiter("moves", limits.moves_per_minute, limits.move_burst)
+        app.state.account_attempts = RateLimiter(
+            "account attempts", limits.account_attempts_per_minute, limits.account_attempt_burst
+        )
+        app.state.account_names = RateLimiter(
+            "attempts for this account name",
+            limits.account_attempts_per_minute,
+            limits.account_attempt_burst,
+        )
         # What is loaded by now lives as long as the server: keep it out of every garbage
         # collection, whose full passes would otherwise stall all matches to scan it.
         gc.collect()
@@ -181,6 +194,7 @@ def create_app(
         Route("/match/{match_id}", match_page),
         Route("/rules/{game}", rules_page),
         Route("/analysis", analysis_page),
+        Route("/account", account_page),
         Route("/api/catalogue", catalogue),
         Route("/api/health", api.get_health),
         Route("/api/matches", api.create_match, methods=["POST"]),
@@ -198,6 +212,12 @@ def create_app(
         Route("/api/matches/{match_id}/record", api.get_record),
         Route("/api/matches/{match_id}/claim", seating.post_claim, methods=["POST"]),
         Route("/api/mine", seating.post_mine, methods=["POST"]),
+        Route("/api/account", accounts.get_account),
+        Route("/api/account/signup", accounts.post_signup, methods=["POST"]),
+        Route("/api/account/signin", accounts.post_signin, methods=["POST"]),
+        Route("/api/account/signout", accounts.post_signout, methods=["POST"]),
+        Route("/api/account/password", accounts.post_password, methods=["POST"]),
+        Route("/api/account/delete", accounts.post_delete, methods=["POST"]),
         Route("/api/analysis/open", analysis.post_open, methods=["POST"]),
         Route("/api/analysis/position", analysis.post_position, methods=["POST"]),
         Route("/api/analysis/evaluate", analysis.post_evaluate, methods=["POST"]),

@@ -31,12 +31,21 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from boardlab.ai.players import timed_spec
 from boardlab.core.registry import game_ids
 from boardlab.web.abandoned import abandoned
+from boardlab.web.account_cookie import live_since
 from boardlab.web.bot_queue import BOTS, CLOCKED, PLAYER, BotQueue
 from boardlab.web.bots import BotPool, bot_turn, worker_status
 from boardlab.web.errors import ApiError
 from boardlab.web.restore import load_session
 from boardlab.web.session import MatchSession, to_json
-from boardlab.web.store import Event, MatchConfig, Store, StoreConflict, StoredMatch, Summary
+from boardlab.web.store import (
+    Event,
+    MatchConfig,
+    Store,
+    StoreConflict,
+    StoredMatch,
+    StoreUnavailable,
+    Summary,
+)
 from boardlab.web.tokens import seats_held, seats_of
 
 LOG = logging.getLogger("boardlab.web")
@@ -85,15 +94,19 @@ class BotFailure(Exception):
 
 @dataclass(eq=False)
 class Client:
-    """One open websocket, the hashes of the tokens it named, and the messages waiting for it.
+    """One open websocket, the hashes of the tokens it named and of its session cookie, and the
+    messages waiting for it.
 
-    The seats its tokens hold are read again for every message (an invite link claimed since
-    the socket opened holds nothing any more). ``None`` in the outbox tells its sender to stop:
+    The seats its tokens and its session's account hold are read again for every message (an
+    invite link claimed since the socket opened holds nothing any more, nor a session signed
+    out). ``None`` in the outbox tells its sender to stop:
     the client was dropped.
     """
 
     socket: WebSocket
     digests: tuple[str, ...]
+    account: str | None = None
+    """The digest of the session cookie its handshake carried (None: a guest)."""
     outbox: asyncio.Queue[str | None] = field(
         default_factory=lambda: asyncio.Queue(OUTBOX_MESSAGES)
     )
@@ -174,14 +187,27 @@ class Hub:
         """True when ``session`` is the copy of its match that the hub serves."""
         return self.sessions.get(session.id) is session
 
-    def held(self, session: MatchSession, tokens: list[str]) -> frozenset[int]:
-        """The seats of ``session`` that ``tokens`` hold."""
-        return seats_held(tokens, [seat.token_hash for seat in session.config.seats])
+    def held(
+        self, session: MatchSession, tokens: list[str], account: str | None = None
+    ) -> frozenset[int]:
+        """The seats of ``session`` that ``tokens`` hold, and those that the account of the
+        session whose cookie's digest is ``account`` holds (read now: a session signed out,
+        expired or of a deleted account holds nothing)."""
+        held = seats_held(tokens, [seat.token_hash for seat in session.config.seats])
+        if account is None:
+            return held
+        return held | self.store.session_seats(account, session.id, live_since())
 
-    @staticmethod
-    def held_by(session: MatchSession, client: Client) -> frozenset[int]:
-        """The seats of ``session`` that ``client``'s tokens hold now."""
-        return seats_of(client.digests, [seat.token_hash for seat in session.config.seats])
+    def held_by(self, session: MatchSession, client: Client) -> frozenset[int]:
+        """The seats of ``session`` that ``client``'s tokens and session hold now."""
+        held = seats_of(client.digests, [seat.token_hash for seat in session.config.seats])
+        if client.account is None:
+            return held
+        try:
+            return held | self.store.session_seats(client.account, session.id, live_since())
+        except StoreUnavailable:
+            # Sent from a change already committed: the tokens' view until the next message.
+            return held
 
     def create(
         self, config: MatchConfig, events: Sequence[Event] = (), owner: str | None = None

@@ -41,6 +41,10 @@ class Limits:
     analyses_per_minute: float = 20.0
     """Bot searches of the analysis board (each up to a few seconds of a bot worker)."""
     analysis_burst: int = 6
+    account_attempts_per_minute: float = 6.0
+    """Sign-ups, sign-ins, password changes and account deletions (each hashes a password):
+    the same allowance per address and, whatever the address, per account name."""
+    account_attempt_burst: int = 10
     gets_per_minute: float = 600.0
     """GET requests (and websocket handshakes); a fresh picture costs several, static files
     nothing (``client_limits.get_cost``)."""

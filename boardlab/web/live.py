@@ -1,4 +1,5 @@
-"""The websocket: a client names its tokens once, then receives its view after every change."""
+"""The websocket: a client names its tokens once (and its handshake carries the session cookie
+of a signed-in player), then receives its view after every change."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import contextlib
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from boardlab.web.account_cookie import session_digest
 from boardlab.web.errors import ApiError
 from boardlab.web.hub import Client, Hub
 from boardlab.web.requests import MATCH_ID_PATTERN, check_tokens, parse_object
@@ -40,7 +42,9 @@ async def match_socket(socket: WebSocket) -> None:
         return
     except WebSocketDisconnect:
         return
-    client = Client(socket, tuple(token_hash(token) for token in tokens))
+    # The handshake's session cookie: a signed-in player's seats follow their account.
+    account = session_digest(socket.cookies)
+    client = Client(socket, tuple(token_hash(token) for token in tokens), account)
     hub.join(session, client)
     # The client's own task sends its messages; this one reads until the client goes away.
     sender = asyncio.create_task(hub.pump(match_id, client))

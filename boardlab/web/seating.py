@@ -1,4 +1,5 @@
-"""A browser's own games: claiming an invite once, and listing the matches its tokens hold."""
+"""A player's own games: claiming an invite once, and listing the matches that a browser's
+tokens or a signed-in player's account hold."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from boardlab.web.abandoned import abandoned
+from boardlab.web.account_cookie import signed_in
 from boardlab.web.api import _count, _hub
 from boardlab.web.errors import ApiError
+from boardlab.web.hub import Hub, now
 from boardlab.web.requests import (
     MATCH_ID_PATTERN,
     check_tokens,
@@ -58,34 +61,65 @@ async def post_claim(request: Request) -> Response:
         for copy in (session, hub.sessions.get(session.id)):
             if copy is not None:
                 copy.config = claimed
+        account = signed_in(request, now())
+        if account is not None:
+            # The claimer's account holds the seat from now on, whoever's it was.
+            hub.store.hold_seats(account.id, session.id, [seat], take=True)
         # A socket still naming the link's token is a spectator from now on: told at once.
         hub.broadcast(hub.sessions.get(session.id) or session)
     return JSONResponse({"seat": seat, "token": fresh})
 
 
-async def post_mine(request: Request) -> Response:
-    """``POST /api/mine``: the matches that the given tokens hold a seat in, the caller's
-    turns first, then those in progress, abandoned and finished, each newest first."""
-    _count(request, "moves")  # it may load up to 100 matches: counted like a move
-    body = await json_body(request)
-    held = body.get("matches")
+def held_matches(body: dict[str, Any]) -> dict[str, list[str]]:
+    """The ``matches`` field: at most ``MAX_MINE`` match ids, each with its tokens (400 if
+    malformed; absent: none)."""
+    held = body.get("matches", {})
     if not isinstance(held, dict) or len(held) > MAX_MINE:
         raise ApiError(400, f"'matches' must map at most {MAX_MINE} match ids to their tokens")
-    hub = _hub(request)
-    mine = []
     for key, tokens in held.items():
         if not MATCH_ID_PATTERN.fullmatch(key):
             raise ApiError(400, "'matches' holds a malformed match id")
-        tokens = check_tokens(tokens)
+        check_tokens(tokens)
+    return held
+
+
+def token_seats(hub: Hub, held: dict[str, list[str]]) -> dict[str, frozenset[int]]:
+    """The seats that each match's tokens of ``held`` hold (matches gone, set aside or where
+    they hold nothing left out)."""
+    seats = {}
+    for key, tokens in held.items():
         try:
             session = hub.session(key)
         except ApiError:
             continue  # gone or set aside: nothing to show
-        seats = hub.held(session, tokens)
+        found = hub.held(session, tokens)
+        if found:
+            seats[key] = found
+    return seats
+
+
+async def post_mine(request: Request) -> Response:
+    """``POST /api/mine``: the matches that the given tokens, and the signed-in caller's
+    account, hold a seat in; the caller's turns first, then those in progress, abandoned and
+    finished, each newest first."""
+    _count(request, "moves")  # it may load up to 200 matches: counted like a move
+    body = await json_body(request)
+    hub = _hub(request)
+    seats = token_seats(hub, held_matches(body))
+    account = signed_in(request, now())
+    if account is not None:
+        for key, found in hub.store.account_matches(account.id, MAX_MINE).items():
+            seats[key] = seats.get(key, frozenset()) | found
+    mine = []
+    for key, found in seats.items():
+        try:
+            session = hub.session(key)
+        except ApiError:
+            continue
         # The stored summary: its time of the last change is the one the lobby lists.
         stored = hub.store.load(key)
-        if seats and stored is not None:
-            mine.append(_entry(session, seats, stored.summary))
+        if stored is not None:
+            mine.append(_entry(session, found, stored.summary))
     mine.sort(key=lambda entry: entry["updated"], reverse=True)
     mine.sort(key=lambda entry: _RANK[entry["state"]])
     return JSONResponse({"matches": mine})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from boardlab.analysis.headlines import headlines, number
+from boardlab.analysis.headlines import comparison_verdict, figure, headlines, number, plus_minus
 
 
 def _estimate(value: float, half: float) -> dict[str, float]:
@@ -58,8 +58,9 @@ SUMMARY: dict[str, Any] = {
             "variant": "big",
             "rows": [
                 {
-                    "metric": "first_seat_wins",
-                    "label": "first seat wins",
+                    "metric": "draws",
+                    "label": "draws",
+                    "values": [0.3, 0.2],
                     "diff": -0.1,
                     "low": -0.15,
                     "high": -0.05,
@@ -68,6 +69,7 @@ SUMMARY: dict[str, Any] = {
                 {
                     "metric": "decisions",
                     "label": "decisions per game",
+                    "values": [90.0, 91.0],
                     "diff": 1.0,
                     "low": -2.0,
                     "high": 4.0,
@@ -80,7 +82,7 @@ SUMMARY: dict[str, Any] = {
 
 
 def test_headlines_state_figures_and_verdicts() -> None:
-    lines = headlines(SUMMARY, {"first_seat_wins": True, "decisions": False})
+    lines = headlines(SUMMARY, {"draws": True, "decisions": False})
     assert lines[0] == (
         "base: of 400 games (8 without a single winner, 2%), the seats win Dark 59% ± 3%, "
         "Light 41% ± 3% of the 392 games with a winner (fair share 50% each): a real "
@@ -91,8 +93,8 @@ def test_headlines_state_figures_and_verdicts() -> None:
     assert lines[3].startswith("Skill matters: level:easy beats random in 90% ± 5%")
     assert lines[4].startswith("level:hard does not clearly beat level:easy")
     assert lines[5] == (
-        "Variant big against base: real differences in first seat wins -10 ± 5 points; "
-        "no real difference in the other 1 metrics."
+        "Variant big against base: games without a single winner 30% → 20% (-10 ± 5 points); "
+        "no real difference in 1 metric (table under Variants compared)."
     )
 
 
@@ -101,3 +103,37 @@ def test_numbers_keep_the_digits_that_matter() -> None:
     assert number(0.0123) == "0.012"
     assert number(-0.004, signed=True) == "-0.004"
     assert number(float("nan")) == "—"
+
+
+def _row(metric: str, base: float, variant: float, half: float) -> dict[str, Any]:
+    diff = variant - base
+    return {
+        "metric": metric,
+        "label": metric,
+        "values": [base, variant],
+        "diff": diff,
+        "low": diff - half,
+        "high": diff + half,
+        "real": abs(diff) > half,
+    }
+
+
+def test_a_verdict_leads_with_the_largest_real_differences_in_plain_words() -> None:
+    percent = {"draws": True, "turns": False, "branching": False, "drama": False, "forced": True}
+    rows = [
+        _row("drama", 0.2, 0.21, 0.005),  # real but 5% of its base: last
+        _row("turns", 120.0, 223.4567, 16.4321),  # +86%: first
+        _row("draws", 0.39, 0.57, 0.13),  # 18 points of 50: 36%
+        _row("branching", 14.8, 16.64, 0.53),  # +12%
+        _row("forced", 0.01, 0.012, 0.01),  # not real
+    ]
+    line = comparison_verdict({"base": "2", "variant": "3", "rows": rows}, percent)
+    assert line == (
+        "Variant 3 against 2: turns per game 120 → 223 (+103 ± 16, +86%); games without a "
+        "single winner 39% → 57% (+18 ± 13 points); choices per decision 14.8 → 16.6 "
+        "(+1.84 ± 0.53, +12%); 1 more real difference and no real difference in 1 metric "
+        "(table under Variants compared)."
+    )
+    assert plus_minus(725.43, 39.81) == "+725 ± 40"
+    assert plus_minus(0.34, 0.097) == "+0.340 ± 0.097"
+    assert figure(0.0234) == "0.0234" and figure(1234.5, signed=True) == "+1234"

@@ -45,6 +45,8 @@ UNLIMITED = (
     "1000000",
     "--get-burst",
     "1000000",
+    "--account-attempt-burst",
+    "1000000",
     "--connections-per-address",
     "1000",
     "--websockets-per-address",

@@ -1,0 +1,38 @@
+"""What each compared metric means, in a designer's words: a plain name and one line.
+
+The headlines name a difference by its plain name (``turns per game 120 → 223``); the
+comparison table gives every metric its line of meaning beside the figures.
+"""
+
+from __future__ import annotations
+
+PLAIN = {
+    "first_seat_edge": (
+        "first seat's edge",
+        "its share of the games with a winner over its fair share 1/K: 1 is fair at any "
+        "seat count, 1.2 wins a fifth more than fair",
+    ),
+    "draws": ("games without a single winner", "draws, and places shared at 3-5 seats"),
+    "completion": ("games ending by the rules", "not stopped by a ply or no-capture cap"),
+    "decisions": ("decisions per game", "how long a game is, counting every single choice"),
+    "turns": ("turns per game", "how long a game is, in turns"),
+    "branching": ("choices per decision", "legal decisions on average: how wide the game is"),
+    "turn_branching": (
+        "choices per whole turn",
+        "the product of a turn's decisions' choices (geometric mean): how wide a turn is",
+    ),
+    "forced": ("forced decisions", "share of a game's decisions with only one legal choice"),
+    "lead_changes": ("lead changes per game", "how often the leading seat changes"),
+    "drama": (
+        "winner's deepest deficit",
+        "how far behind (in evaluation) the eventual winner once was: comebacks",
+    ),
+    "decisiveness": (
+        "point of no return",
+        "share of the game after which the winner leads for good: low is decided early",
+    ),
+    "stability": ("evaluation swings", "variance of each seat's evaluation: low is stable"),
+    "coverage": ("board used", "share of the cells that ever held a piece (in snapshots)"),
+    "margin": ("score margin", "the difference of the scores, in scored games"),
+}
+"""Per metric key: its plain name and what it means, in one line."""
