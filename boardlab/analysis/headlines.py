@@ -187,10 +187,10 @@ def weight(row: dict[str, Any], percent: Mapping[str, bool]) -> float:
     """How much a real difference matters to a designer, to choose the ones to lead with: a
     rate's change in points over 50 (a swing of half the games), a mean's change relative to
     its base value (so a 25-point swing ranks with a game half again as long)."""
+    diff, base = abs(float(row["diff"])), abs(float(row["values"][0]))
     if percent[row["metric"]]:
-        return abs(row["diff"]) / 0.5
-    base = abs(row["values"][0])
-    return abs(row["diff"]) / base if base else math.inf
+        return diff / 0.5
+    return diff / base if base else math.inf
 
 
 def change(row: dict[str, Any], percent: Mapping[str, bool]) -> str:
