@@ -78,6 +78,10 @@ class Browser:
             cookie = rest.partition(";")[0].strip().strip('"')
             self.cookie = None if not cookie or "max-age=0" in value.lower() else cookie
 
+    def cookie_attributes(self) -> set[str]:
+        """The attributes of the last session cookie set, in lower case (``httponly``...)."""
+        return {part.strip().lower() for part in self.last_set_cookie.split(";")[1:]}
+
     def account(self) -> str | None:
         """The name this browser is signed in as (None: a guest)."""
         status, answer = self.get("/api/account")
