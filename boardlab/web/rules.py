@@ -143,11 +143,13 @@ def rules_html(game_id: str) -> str:
   <title>Boardlab: {name} rules</title>
   <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
   <link rel="stylesheet" href="/static/style.css">
+  <script type="module" src="/static/account-nav.js"></script>
 </head>
 <body class="rules-page" data-game="{escape(game_id)}">
   <header class="top">
     <a class="brand" href="/">Boardlab</a>
     <h1>{name}: rules</h1>
+    <a id="account-link" class="account-link" href="/account">Sign in</a>
   </header>
   <main class="rules">
     <p class="lead">{escape(game.summary)}</p>

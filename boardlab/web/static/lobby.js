@@ -1,4 +1,5 @@
 /** The lobby: the games with their pictures, the new-game form, and the games on the server. */
+import { accountReady } from "./account-nav.js";
 import { heldMatches, keepCreated, request } from "./api.js";
 import { el, notify, replace, svgNode, words } from "./dom.js";
 
@@ -196,10 +197,12 @@ async function refresh() {
       m.status === "finished" ? "Review" : "Open")))));
 }
 
-/** The games this browser holds a seat in (by the tokens it keeps), its turns first. */
+/** The games this browser (by the tokens it keeps) or the signed-in account holds a seat in,
+ * its turns first. */
 async function refreshMine() {
   const held = Object.fromEntries(Object.entries(heldMatches()).slice(0, MAX_MINE));
-  if (!Object.keys(held).length) return;
+  // A signed-in player's account holds games too, whatever this browser keeps.
+  if (!Object.keys(held).length && !(await accountReady)) return;
   let answer;
   try {
     answer = await request("POST", "/api/mine", { body: { matches: held } });
