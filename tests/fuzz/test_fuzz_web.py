@@ -22,6 +22,7 @@ import os
 import socket
 import time
 import urllib.parse
+import urllib.request
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -35,6 +36,8 @@ from websockets.sync.client import connect
 
 from tests.web.conftest import Server, start_server
 
+ACCOUNT, PASSWORD = "fuzzer", "fuzz password"
+"""The account the fuzzer signs up at the start, holding the first seat of every match."""
 EXAMPLES = int(os.environ.get("BOARDLAB_WEB_FUZZ_EXAMPLES", "120"))
 TIME_BOUND = 15.0
 """Seconds one request or websocket exchange may take; more counts as a hang."""
@@ -55,6 +58,9 @@ class Target:
     server: Server
     matches: list[str]
     tokens: list[str]
+    cookie: str
+    """The session cookie of an account holding the matches' first seats (it may end as the
+    fuzzer signs out or changes the password)."""
     sent: Counter[str] = field(default_factory=Counter)
     statuses: Counter[int] = field(default_factory=Counter)
     websocket_ends: Counter[str] = field(default_factory=Counter)
@@ -71,7 +77,16 @@ def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
             assert status == 201, answer
             matches.append(answer["id"])
             tokens += [seat["token"] for seat in answer["seats"] if "token" in seat]
-        fuzzed = Target(server, matches, tokens)
+        held = {match: tokens for match in matches}
+        body = {"name": ACCOUNT, "password": PASSWORD, "matches": held}
+        request = urllib.request.Request(
+            server.url + "api/account/signup",
+            json.dumps(body).encode(),
+            {"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            cookie = answer.headers["Set-Cookie"].partition(";")[0]
+        fuzzed = Target(server, matches, tokens, cookie)
         yield fuzzed
     finally:
         server.stop()
@@ -130,8 +145,14 @@ VALID: dict[str, list[dict[str, Any]]] = {
     "decline": [{"seat": 1, "kind": "draw", "ply": 1}],
     "rematch": [{}],
     "claim": [{"seat": 1, "token": "A" * 43}, {"seat": 0, "token": "b" * 43}],
+    "account/signup": [{"name": "fuzz-new", "password": "a password", "matches": {}}],
+    "account/signin": [{"name": ACCOUNT, "password": PASSWORD}],
+    "account/signout": [{}],
+    "account/password": [{"old": PASSWORD, "new": PASSWORD}],
+    "account/delete": [{"password": "not the password"}],
 }
-"""Bodies that each request of the app accepts (by the last part of its path), to mutate."""
+"""Bodies that each request of the app accepts (by the last part of its path under a match, or
+its path under ``/api/``), to mutate."""
 KEYS = st.sampled_from(
     [
         "game",
@@ -147,6 +168,10 @@ KEYS = st.sampled_from(
         "tokens",
         "token",
         "matches",
+        "name",
+        "password",
+        "old",
+        "new",
     ]
 )
 
@@ -210,6 +235,13 @@ def paths(draw: st.DrawFn, matches: list[str]) -> str:
                 f"/api/matches/{match}/record",
                 f"/api/matches/{match}/claim",
                 "/api/mine",
+                "/api/account",
+                "/api/account/signup",
+                "/api/account/signin",
+                "/api/account/signout",
+                "/api/account/password",
+                "/api/account/delete",
+                "/account",
                 f"/match/{match}",
                 "/analysis",
                 "/api/analysis/open",
@@ -257,6 +289,8 @@ def headers(draw: st.DrawFn, tokens: list[str]) -> dict[str, str]:
         found[draw(st.sampled_from(["X-Forwarded-For", "Origin", "Cookie", "X-Any"]))] = draw(
             HEADER_TEXT
         )
+    elif draw(st.booleans()):
+        found["Cookie"] = draw(HEADER_TEXT.map(lambda t: f"boardlab_session={t}"))
     return found
 
 
@@ -291,8 +325,13 @@ def plausible(draw: st.DrawFn, target: Target) -> tuple[str, str, dict[str, str]
     away from a valid one (so the checks past the first ones are reached too)."""
     match = draw(st.sampled_from(target.matches))
     action = draw(st.sampled_from(sorted(VALID)))
-    path = f"/api/matches/{match}/{action}" if action else "/api/matches"
+    if action.startswith("account/"):
+        path = f"/api/{action}"
+    else:
+        path = f"/api/matches/{match}/{action}" if action else "/api/matches"
     sent_headers = {"Authorization": "Bearer " + draw(st.sampled_from(target.tokens))}
+    if draw(st.booleans()):
+        sent_headers["Cookie"] = target.cookie
     return "POST", path, sent_headers, draw(bodies(action))
 
 
