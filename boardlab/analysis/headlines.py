@@ -72,13 +72,19 @@ def headlines(summary: dict[str, Any], percent: Mapping[str, bool]) -> list[str]
         if p < ALPHA
         else "no real difference between the seats at this number of games"
     )
-    rates = ", ".join(f"{s['seat']} {_pm(s['decided_share'])}" for s in seats)
     draws = n - won
     without = f"{draws} without a single winner, {_pct(draws / n)}" if draws else "none drawn"
-    lines.append(
-        f"{first['label']}: of {n} games ({without}), the seats win {rates} of the "
-        f"{won} games with a winner (fair share {_pct(fair)} each): {verdict} ({_p(p)})."
-    )
+    if won:
+        rates = ", ".join(f"{s['seat']} {_pm(s['decided_share'])}" for s in seats)
+        lines.append(
+            f"{first['label']}: of {n} games ({without}), the seats win {rates} of the "
+            f"{won} games with a winner (fair share {_pct(fair)} each): {verdict} ({_p(p)})."
+        )
+    else:
+        lines.append(
+            f"{first['label']}: none of the {n} games had a single winner, so nothing tells "
+            "whether a seat has an edge."
+        )
     found = first["metrics"]
     decided = found.get("decisiveness")
     sentence = f"{_pct(found['completion']['value'])} of games end by the rules"

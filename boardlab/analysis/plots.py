@@ -93,14 +93,15 @@ def outcome_bars(series: Sequence[dict[str, Any]]) -> str:
         seats = one["outcome"]["seats"]
         shift = (number - (len(series) - 1) / 2) * width
         xs = [i + shift for i in range(len(seats))]
+        # No game with a winner: no bar (NaN), not a bar at 0.
         shares = [s["decided_share"] for s in seats]
         axes.bar(
             xs,
             [e["value"] for e in shares],
             width,
             yerr=[
-                [e["value"] - e["low"] for e in shares],
-                [e["high"] - e["value"] for e in shares],
+                [0 if math.isnan(e["value"]) else e["value"] - e["low"] for e in shares],
+                [0 if math.isnan(e["value"]) else e["high"] - e["value"] for e in shares],
             ],
             capsize=3,
             color=colour,
@@ -258,7 +259,8 @@ def evaluation_traces(one: dict[str, Any]) -> str:
         panel.set_xlabel("decision number")
     figure.suptitle(f"Evaluations in sample games: {one['label']}", fontsize=10)
     panels[0][0].set_ylabel("evaluation")
-    panels[0][0].legend(frameon=False, fontsize=7)
+    # Beside the last panel, not over the lines (five seats' lines fill a panel).
+    panels[0][-1].legend(frameon=False, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     games = "; ".join(
         f"game {sample['index'] + 1}, {len(sample['evals'])} decisions, "
         f"{ending(one['seat_names'], sample['results'])}"

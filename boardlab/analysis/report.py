@@ -111,7 +111,7 @@ DEFINITIONS = (
         "differences",
         "variant minus base; rates: Newcombe interval and Fisher's exact test; "
         "means: Welch's t interval and test; real = Benjamini-Hochberg adjusted p < 0.05 across "
-        "the metrics of one comparison",
+        "every metric of every variant of the run (one family)",
     ),
     (
         "power",
@@ -265,6 +265,7 @@ def _skill_section(skill: Sequence[dict[str, Any]]) -> str:
             _fmt(r["share"], True),
             f"{100 / r.get('seats', 2):.0f}%",
             f"{r['p']:.3g}",
+            f"{r.get('p_adjusted', r['p']):.3g}",
             "yes" if r["real"] else "no",
         ]
         for r in skill
@@ -279,6 +280,7 @@ def _skill_section(skill: Sequence[dict[str, Any]]) -> str:
             "wins of decided",
             "fair share",
             "p",
+            "adjusted p (all rungs)",
             "clearly better?",
         ],
         rows,

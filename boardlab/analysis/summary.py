@@ -14,12 +14,15 @@ from dataclasses import dataclass
 from statistics import fmean
 from typing import Any
 
+from scipy import stats
+
 from boardlab.analysis import metrics
 from boardlab.analysis.headlines import headlines
 from boardlab.analysis.lab import LabConfig, Series
 from boardlab.analysis.seat_edge import compare_edges, edge
 from boardlab.analysis.stats import (
     ALPHA,
+    LEVEL,
     Estimate,
     adjust,
     beats,
@@ -127,12 +130,29 @@ def estimate(metric: Metric, traces: Sequence[GameTrace]) -> Estimate | None:
     if metric.kind == "rate":
         return proportion(int(sum(found)), len(found))
     found_mean = mean(found)
+    if metric.percent and found_mean.low == found_mean.high:
+        return spread_unseen(found)
     if metric.percent:
         # A mean of per-game shares lies in [0, 1]; so does its true value, so clamping the t
         # interval there loses no coverage and never prints a share below 0 or above 100%.
         low, high = max(0.0, found_mean.low), min(1.0, found_mean.high)
         return Estimate(found_mean.value, low, high, found_mean.n)
     return found_mean
+
+
+def spread_unseen(found: Sequence[float]) -> Estimate:
+    """A mean of shares whose games all gave the same share: the t interval would be a point
+    (``85% [85, 85]``), claiming a certainty that one value per game cannot give. A share lies
+    in [0, 1], so bounds that hold for any such distribution: all 0 (or all 1) is Clopper and
+    Pearson's interval of 0 of ``n`` (a game's share is positive at least as often as the mean
+    share), otherwise Hoeffding's interval."""
+    n, value = len(found), found[0]
+    if value in (0.0, 1.0):
+        exact = stats.binomtest(0, n).proportion_ci(confidence_level=LEVEL, method="exact")
+        high = float(exact.high)
+        return Estimate(value, 0.0, high, n) if value == 0 else Estimate(value, 1 - high, 1.0, n)
+    half = math.sqrt(math.log(2 / (1 - LEVEL)) / (2 * n))
+    return Estimate(value, max(0.0, value - half), min(1.0, value + half), n)
 
 
 def curve(series: Sequence[Sequence[float]]) -> list[float]:
@@ -303,6 +323,17 @@ def skill_rung(series: Series, traces: Sequence[GameTrace]) -> dict[str, Any]:
     }
 
 
+def one_family(rows: Sequence[dict[str, Any]]) -> None:
+    """Adjust the p-values of ``rows`` together (Benjamini-Hochberg) and mark the real ones.
+
+    A run's family is every variant's metrics (or every rung of its skill trace), so several
+    variants or rungs do not each get their own 5% of false discoveries.
+    """
+    for row, adjusted in zip(rows, adjust([row["p"] for row in rows]), strict=True):
+        row["p_adjusted"] = round(adjusted, 6)
+        row["real"] = adjusted < ALPHA
+
+
 def summarize_run(
     config: LabConfig, series: Sequence[Series], traces: Sequence[GameTrace]
 ) -> dict[str, Any]:
@@ -317,11 +348,11 @@ def summarize_run(
         summarize_series(s, by_series[s.name], seat_names(config.game, s)) for s in variants
     ]
     base = variants[0].name
-    comparisons = [
-        {"base": base, "variant": s.name, "rows": compare(by_series[base], by_series[s.name])}
-        for s in variants[1:]
-    ]
+    rows = {s.name: compare(by_series[base], by_series[s.name]) for s in variants[1:]}
+    comparisons = [{"base": base, "variant": name, "rows": found} for name, found in rows.items()]
     skill = [skill_rung(s, by_series[s.name]) for s in rungs]
+    one_family([row for found in rows.values() for row in found])
+    one_family(skill)
     summary = {
         "game": config.game,
         "seed": config.seed,

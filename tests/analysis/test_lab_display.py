@@ -7,6 +7,7 @@ as the behaviour the reader sees.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from array import array
 from pathlib import Path
@@ -175,3 +176,36 @@ def test_the_written_report_is_titled_with_the_games_name(tmp_path: Path) -> Non
     traces = run_lab(config, tmp_path)
     page = write_report(tmp_path, summarize_run(config, plan_series(config), traces), traces)
     assert "<title>Playtest report: Murus Gallicus</title>" in page.read_text()
+
+
+def test_a_share_every_game_gave_alike_gets_an_interval_that_holds_for_any_spread() -> None:
+    """Issue 39: "0% [0, 0]" and "decided after 85% [85, 85]" claimed a certainty one value per
+    game cannot give."""
+    forced = METRICS_BY_KEY["forced"]
+    none_forced = [_trace_with_choices([2, 3, 2]) for _ in range(20)]
+    found = estimate(forced, none_forced)
+    assert found is not None and found.value == 0.0 and found.low == 0.0
+    # Clopper-Pearson for 0 of 20: 1 - 0.025^(1/20).
+    assert found.high == pytest.approx(1 - 0.025 ** (1 / 20), rel=1e-6)
+    half_forced = [_trace_with_choices([1, 2]) for _ in range(8)]
+    found = estimate(forced, half_forced)
+    assert found is not None and found.value == 0.5
+    # Hoeffding at 8 games: 0.5 ± sqrt(log(40) / 16).
+    assert found.high - found.value == pytest.approx((math.log(40) / 16) ** 0.5)
+
+
+def _trace_with_choices(choices: list[int]) -> GameTrace:
+    return GameTrace(
+        "base",
+        0,
+        ["a", "b"],
+        [0, 1],
+        ["win", "loss"],
+        "home_row",
+        turns=len(choices),
+        seats=array("B", [i % 2 for i in range(len(choices))]),
+        choices=array("I", choices),
+        turn_start=array("B", [1] * len(choices)),
+        evals=array("d", [0.0] * 2 * len(choices)),
+        moves=["m"] * len(choices),
+    )

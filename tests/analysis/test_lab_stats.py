@@ -9,7 +9,14 @@ import pytest
 
 from boardlab.analysis import stats
 from boardlab.analysis.lab import Series
-from boardlab.analysis.summary import compare, curve, outcome, skill_rung, summarize_series
+from boardlab.analysis.summary import (
+    compare,
+    curve,
+    one_family,
+    outcome,
+    skill_rung,
+    summarize_series,
+)
 from boardlab.analysis.trace import GameTrace
 
 
@@ -121,3 +128,16 @@ def test_skill_rung_counts_the_strong_bot_in_any_seat() -> None:
     rung = skill_rung(series, traces)
     assert (rung["wins"], rung["draws"], rung["losses"]) == (1, 1, 1)
     assert rung["share"]["value"] == 0.5 and not rung["real"]
+
+
+def test_several_variants_are_one_family_of_tests() -> None:
+    """p = 0.01 and 0.04 in one comparison and 0.04 and 0.9 in another: alone, the first
+    comparison's 0.04 survives Benjamini-Hochberg (0.04 * 2/2); with all four together it
+    does not (0.04 * 4/3 > 0.05), and only 0.01 (0.01 * 4/1) stays real."""
+    first = [{"p": 0.01}, {"p": 0.04}]
+    second = [{"p": 0.04}, {"p": 0.9}]
+    one_family(first)
+    assert [row["real"] for row in first] == [True, True]
+    one_family(first + second)
+    assert [row["real"] for row in first + second] == [True, False, False, False]
+    assert first[0]["p_adjusted"] == pytest.approx(0.04)
