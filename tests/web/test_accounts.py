@@ -188,13 +188,29 @@ def test_one_account_cannot_act_or_see_for_another(shared_server: Server) -> Non
     spectator = [shared_server.get(f"/api/matches/{match}{path}")[1] for path in PATHS]
     seen = [bob.get(f"/api/matches/{match}{path}")[1] for path in PATHS]
     assert seen == spectator
-    blob = json.dumps(seen)
-    assert not [d for d in lineup.split("+") if re.search(rf"{re.escape(d)}(?!\d)", blob)]
+    assert not leaked(lineup, seen)
     for action in ("turn", "resign", "takeback", "offer", "preview"):
         attempt = {"seat": 0, "ply": 1, "turn": "x", "kind": "draw", "steps": []}
         assert bob.post(f"/api/matches/{match}/{action}", attempt)[0] == 403, action
     assert bob.post(f"/api/matches/{match}/rematch", {})[0] == 403
     assert all(m["id"] != match for m in bob.post("/api/mine", {})[1]["matches"])
+    # Bob takes the invited seat: through his account he sees exactly what its token sees.
+    link = answer["seats"][1]["token"]
+    status, claimed = bob.post(f"/api/matches/{match}/claim", {"seat": 1, "token": link})
+    assert status == 200
+    by_account = [bob.get(f"/api/matches/{match}{path}")[1] for path in PATHS]
+    by_token = [
+        shared_server.get(f"/api/matches/{match}{path}", claimed["token"])[1] for path in PATHS
+    ]
+    assert by_account == by_token and by_account[0]["you"] == [1]
+    assert not leaked(lineup, by_account)
+
+
+def leaked(lineup: str, seen: object) -> list[str]:
+    """The placements of ``lineup`` found in what was ``seen`` (K@c1, not the prefix of
+    K@c10)."""
+    blob = json.dumps(seen)
+    return [d for d in lineup.split("+") if re.search(rf"{re.escape(d)}(?!\d)", blob)]
 
 
 def test_a_signed_in_websocket_holds_the_accounts_seats_until_it_signs_out(
