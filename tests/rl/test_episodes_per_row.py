@@ -11,6 +11,7 @@ first observation follows the bots' opening moves.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -37,14 +38,20 @@ class Expected:
     truncated: bool
 
 
+def _int64(x: int) -> int:
+    """``x`` wrapped to a signed 64-bit integer (as the batch's generators are)."""
+    return (x + 2**63) % 2**64 - 2**63
+
+
 def _bots(kernel: Kernel, s: KernelArray, rng: int, learner: int) -> int:
-    """The random bots' moves up to the learner's turn or the end (the row's generator)."""
+    """The random bots' moves up to the learner's turn or the end (the row's generator, an
+    int64 that wraps, as in the batch)."""
     ids = np.zeros(kernel.max_legal, dtype=np.int64)
     while True:
         n = kernel.legal(kernel.params, s, ids)
         if n == 0 or kernel.player(kernel.params, s) == learner:
             return rng
-        rng = int(next_state(rng))
+        rng = _int64(next_state(rng))
         kernel.apply(kernel.params, s, int(ids[below(rng, n)]))
 
 
@@ -81,7 +88,7 @@ def expected_step(
     ],
 )
 def test_every_game_of_every_row_flags_its_end_and_opens_the_next(
-    game: str, options: dict[str, object], seat: int
+    game: str, options: dict[str, Any], seat: int
 ) -> None:
     env = VectorEnv(game, ROWS, seat=seat, dense_mask=False, **options)
     observation, _ = env.reset(seed=38)
