@@ -131,6 +131,20 @@ def test_your_games_leave_out_matches_the_tokens_hold_no_seat_in(here: LocalServ
     status, answer = here.post("/api/mine", {"matches": many})
     assert status == 400 and "at most 100" in answer["error"]
     assert here.post("/api/mine", {"matches": {f"{n:016d}": [] for n in range(100)}})[0] == 200
+    status, answer = here.post("/api/mine", {"matches": {match: [link], "../x": [link]}})
+    assert (status, answer) == (400, {"error": "'matches' holds a malformed match id"})
+
+
+def test_of_two_servers_only_one_hands_out_the_seat(tmp_path: Path) -> None:
+    db = tmp_path / "b.sqlite3"
+    with serve_here(db) as first, serve_here(db) as second:
+        match, (_, link) = created(first)
+        # Both servers have the match in memory, each with the link's token as the seat's.
+        assert second.get(f"/api/matches/{match}")[0] == 200
+        assert claim(first, match, {"seat": 1, "token": link})[0] == 200
+        # The store holds the claim: the second server, whose copy still knows the link, is
+        # refused by it.
+        assert claim(second, match, {"seat": 1, "token": link}) == (409, {"error": USED})
 
 
 def test_claims_and_listings_count_as_moves(tmp_path: Path) -> None:
