@@ -9,7 +9,7 @@ import json
 from contextlib import ExitStack
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.web.conftest import Server
@@ -144,6 +144,8 @@ def around_the_reveal(
             else:
                 body = {"seat": 1 if actor != "south" else 0, "kind": offered, "ply": ply}
                 status, answer = server.post(f"{api}/{kind}", body, token)
+            if actor == "south" and status == 200:
+                answer = "South's own view"  # South may see its lineup: others may not
             seen.append([kind, actor, offered, status, answer])
             if server.get(api)[1]["ply"] == 0:
                 preset(server, match, tokens["south"], 0, 0, lineup)
@@ -161,6 +163,16 @@ def around_the_reveal(
 
 
 @settings(max_examples=8, deadline=None)
+@example(
+    lineups=["classic", "fortress", "vanguard"],
+    actions=[("offer", "south", "takeback"), ("accept", "north", "takeback")],
+    invited=0,
+)
+@example(
+    lineups=["vanguard", "classic", "fortress"],
+    actions=[("claim", "invite", ""), ("offer", "north", "draw"), ("takeback", "invite", "")],
+    invited=1,
+)
 @given(
     lineups=st.permutations(["classic", "fortress", "vanguard"]),
     actions=ACTIONS,
