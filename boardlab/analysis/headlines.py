@@ -96,12 +96,20 @@ def headlines(summary: dict[str, Any], percent: Mapping[str, bool]) -> list[str]
         if len(spread) > 1:
             low, _, high = quartiles(spread)
             sentence += f" (the middle half of games: {_pct(low)} to {_pct(high)})"
-    sentence += f", with {found['lead_changes']['value']:.1f} lead changes per game."
-    lines.append(sentence)
+    sentence += f", with {found['lead_changes']['value']:.1f} lead changes per game"
+    lasting = found.get("lasting_lead_changes")
+    if lasting is not None:
+        sentence += f" ({lasting['value']:.1f} not undone at the next decision)"
+    lines.append(sentence + ".")
+    lengths = first.get("decisions", [])
+    spread = ""
+    if len(lengths) > 1:
+        low, _, high = quartiles(lengths)
+        spread = f"; the middle half of games {low:.0f} to {high:.0f} decisions"
     lines.append(
         f"Games last {found['turns']['value']:.0f} turns ({found['decisions']['value']:.0f} "
-        f"decisions) with {found['branching']['value']:.1f} legal decisions on average, "
-        f"{_pct(found['forced']['value'])} of them forced."
+        f"decisions{spread}) with {found['branching']['value']:.1f} legal decisions on "
+        f"average, {_pct(found['forced']['value'])} of them forced."
     )
     for rung in summary["skill"]:
         seats = rung.get("seats", 2)

@@ -21,6 +21,19 @@ PLAIN = {
         "choices per whole turn",
         "the product of a turn's decisions' choices (geometric mean): how wide a turn is",
     ),
+    "max_branching": ("most choices at a decision", "the widest moment of a game, on average"),
+    "median_branching": (
+        "median choices per decision",
+        "a typical decision's width, unmoved by a few very wide ones",
+    ),
+    "lasting_lead_changes": (
+        "lasting lead changes",
+        "lead changes not undone at the very next decision (flickers left out)",
+    ),
+    "comeback": (
+        "comebacks",
+        "share of games with a winner in which the winner was once last in evaluation",
+    ),
     "forced": ("forced decisions", "share of a game's decisions with only one legal choice"),
     "lead_changes": ("lead changes per game", "how often the leading seat changes"),
     "drama": (

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
-from statistics import fmean, pvariance
+from statistics import fmean, median, pvariance
 
 CAPS = frozenset({"ply_cap", "no_capture"})
 """Terminations by a cap rather than by the rules' own ends (repetition is a rule)."""
@@ -50,6 +50,26 @@ def lead_changes(evals: Sequence[Sequence[float]]) -> int:
             changes += 1
         previous = leader
     return changes
+
+
+def lasting_lead_changes(evals: Sequence[Sequence[float]]) -> int:
+    """Lead changes that are not undone at once: a change from leader ``a`` to ``b`` does not
+    count when the next decision with a leader has ``a`` leading again (a flicker, such as the
+    swing within a capture and its recapture). Ties are skipped as in :func:`lead_changes`."""
+    found = [leader for leader in leaders(evals) if leader is not None]
+    return sum(
+        1
+        for i in range(1, len(found))
+        if found[i] != found[i - 1] and (i + 1 == len(found) or found[i + 1] != found[i - 1])
+    )
+
+
+def comeback(evals: Sequence[Sequence[float]], win: int | None) -> float | None:
+    """Comeback: 1 when the eventual winner was strictly last (every other seat evaluated
+    higher) at some decision, else 0; None without a single winner or without decisions."""
+    if win is None or not evals:
+        return None
+    return float(any(all(row[win] < v for s, v in enumerate(row) if s != win) for row in evals))
 
 
 def drama(evals: Sequence[Sequence[float]], win: int | None) -> float | None:
@@ -91,6 +111,16 @@ def stability(evals: Sequence[Sequence[float]]) -> float | None:
 def branching(choices: Sequence[int]) -> float | None:
     """Branching factor: the mean number of legal decisions, ``mean_d c[d]``."""
     return fmean(choices) if choices else None
+
+
+def max_branching(choices: Sequence[int]) -> float | None:
+    """The most legal decisions at any decision of the game, ``max_d c[d]``."""
+    return float(max(choices)) if choices else None
+
+
+def median_branching(choices: Sequence[int]) -> float | None:
+    """The median number of legal decisions over the game's decisions."""
+    return float(median(choices)) if choices else None
 
 
 def forced_share(choices: Sequence[int]) -> float | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from collections.abc import Sequence
 from html import escape
 from pathlib import Path
@@ -86,6 +87,21 @@ DEFINITIONS = (
         "from the previous leader, ties skipped",
     ),
     (
+        "lasting lead changes",
+        "lead changes not undone at the next decision that has a leader (a change from a to b "
+        "followed at once by a again is a flicker and is left out)",
+    ),
+    (
+        "comebacks",
+        "share of the games with a winner in which the winner was at some decision strictly "
+        "last in evaluation",
+    ),
+    (
+        "most / median branching",
+        "per game, the most legal decisions at any decision and their median over decisions; "
+        "the table gives their means over games",
+    ),
+    (
         "drama",
         "max over decisions of (best evaluation - winner's evaluation): how far behind "
         "the eventual winner was",
@@ -128,7 +144,7 @@ DEFINITIONS = (
 
 
 def _fmt(estimate: dict[str, float] | None, percent: bool) -> str:
-    if estimate is None:
+    if estimate is None or math.isnan(estimate["value"]):
         return "—"
     if percent:
         rounded = [round(100 * estimate[k]) for k in ("value", "low", "high")]

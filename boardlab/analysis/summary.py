@@ -66,6 +66,10 @@ def _drama(trace: GameTrace) -> float | None:
     return metrics.drama(trace.eval_rows(), metrics.winner(trace.results))
 
 
+def _comeback(trace: GameTrace) -> float | None:
+    return metrics.comeback(trace.eval_rows(), metrics.winner(trace.results))
+
+
 def _decisiveness(trace: GameTrace) -> float | None:
     return metrics.decisiveness(trace.eval_rows(), metrics.winner(trace.results))
 
@@ -95,7 +99,26 @@ METRICS = (
         lambda t: metrics.forced_share(t.choices),
         True,
     ),
+    Metric(
+        "max_branching",
+        "branching (most at a decision)",
+        "mean",
+        lambda t: metrics.max_branching(t.choices),
+    ),
+    Metric(
+        "median_branching",
+        "branching (median over decisions)",
+        "mean",
+        lambda t: metrics.median_branching(t.choices),
+    ),
     Metric("lead_changes", "lead changes", "mean", lambda t: metrics.lead_changes(t.eval_rows())),
+    Metric(
+        "lasting_lead_changes",
+        "lead changes not undone at the next decision",
+        "mean",
+        lambda t: metrics.lasting_lead_changes(t.eval_rows()),
+    ),
+    Metric("comeback", "comebacks (winner was once last)", "rate", _comeback, True),
     Metric("drama", "drama (winner's deepest deficit)", "mean", _drama),
     Metric("decisiveness", "decided after (share of game)", "mean", _decisiveness, True),
     Metric("stability", "evaluation variance", "mean", lambda t: metrics.stability(t.eval_rows())),

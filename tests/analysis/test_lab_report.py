@@ -37,7 +37,7 @@ def test_report_renders_in_chromium(tmp_path: Path, browser: Browser) -> None:
         assert page.locator("h2", has_text="Variants compared").count() == 1
         headlines = page.locator(".headlines li").all_inner_texts()
         assert headlines[0].startswith("Warning: random bots play these games")
-        assert headlines[1].startswith("ring: over 8 games the seats win A")
+        assert headlines[1].startswith("ring: of 8 games (none drawn), the seats win A")
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         page.locator("a", has_text="records/ring-1.txt").click()
         page.wait_for_load_state()

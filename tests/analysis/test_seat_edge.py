@@ -11,10 +11,13 @@ from array import array
 
 import pytest
 
-from boardlab.analysis.headlines import power_line
+from boardlab.analysis import plots
+from boardlab.analysis.headlines import headlines, power_line
+from boardlab.analysis.lab import Series
+from boardlab.analysis.report import _outcome_section
 from boardlab.analysis.seat_edge import compare_edges, edge
 from boardlab.analysis.stats import compare_proportions
-from boardlab.analysis.summary import EDGE, compare, outcome
+from boardlab.analysis.summary import EDGE, PERCENT, compare, outcome, summarize_series
 from boardlab.analysis.trace import GameTrace
 
 
@@ -88,3 +91,15 @@ def test_draws_are_left_out_of_the_seat_shares_and_the_power_line_counts_what_is
     assert found["seats"][0]["win_rate"]["value"] == pytest.approx(0.30)
     assert "With 40 games with a winner" in power_line(100, 0.5, False, 40)
     assert power_line(100, 0.5, False, 40) != power_line(100, 0.5, False, 100)
+
+
+def test_a_series_without_a_game_with_a_winner_reads_as_such() -> None:
+    games = _games(3, [0, 0, 0], draws=4)
+    series = summarize_series(Series("v", "v", {}, ("a", "b", "c"), 4), games, ["A", "B", "C"])
+    assert series["outcome"]["decided"] == 0
+    assert "—" in _outcome_section([series])
+    assert "<svg" in plots.outcome_bars([series])
+    line = headlines({"series": [series], "skill": [], "comparisons": []}, PERCENT)[0]
+    assert line == (
+        "v: none of the 4 games had a single winner, so nothing tells whether a seat has an edge."
+    )
