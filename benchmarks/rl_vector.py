@@ -18,11 +18,15 @@ as the machine may be shared. Run::
 
     python benchmarks/rl_vector.py --seconds 2 --rounds 3
 
-OpenMP's wait policy is left as the environment sets it (as a user runs the batched API): unset,
-Numba's OpenMP threads spin a little between parallel steps before they sleep, which a quiet
-machine rewards (batches of 64 stepped 1.7 to 4.7 times as fast as with ``passive``); on a shared,
-oversubscribed machine spinning burns the CPU the other thread needs, and
-``OMP_WAIT_POLICY=passive`` does better there.
+* ``vector env …``: :class:`boardlab.rl.vector.VectorEnv` at batch 1024, the learner's random
+  actions against compiled bots (``random``, ``level:easy``, ``level:medium``), with its default
+  copies of every array returned, and against ``random`` without them (``copy=False``); one
+  learner step per game per call (the bots' decisions inside it).
+
+The threading is what a user gets (:mod:`boardlab.rl.threads`: OpenMP's threads wait
+passively unless ``OMP_WAIT_POLICY``, ``GOMP_SPINCOUNT`` or ``NUMBA_THREADING_LAYER`` is set)
+and is printed. ``--busy N`` keeps N other processes spinning in a busy loop for the whole run
+(at ``--busy-nice``), so that the figures are those of a machine whose other cores are taken.
 """
 
 from __future__ import annotations
@@ -31,15 +35,19 @@ import argparse
 import os
 import random
 import statistics
+import subprocess
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 
 from boardlab.core.registry import game_ids
 from boardlab.rl import pettingzoo_env
-from boardlab.rl.vector import BatchedGame, VectorError, seeded_generators
+from boardlab.rl.threads import described
+from boardlab.rl.vector import BatchedGame, VectorEnv, VectorError, seeded_generators
 
 VARIANTS: list[tuple[str, str, dict[str, Any], bool]] = [
     *((game_id, game_id, {}, True) for game_id in game_ids()),
@@ -68,6 +76,48 @@ def batched(game: BatchedGame) -> Measure:
         return steps, time.perf_counter() - wall, time.process_time() - cpu
 
     return run
+
+
+def vector_env(game_id: str, batch: int, opponent: str, copy: bool) -> Measure:
+    """The learner's uniformly random steps in every game of a :class:`VectorEnv`."""
+    env = VectorEnv(game_id, batch, opponent=opponent, copy=copy)
+    _, info = env.reset(seed=1)
+    rng = np.random.default_rng(0)
+    rows = np.arange(batch)
+
+    def act(info: dict[str, Any]) -> Any:
+        pick = (rng.random(batch) * info["legal_count"]).astype(np.int64)
+        return info["legal_ids"][rows, pick]
+
+    info = env.step(act(info))[4]  # compiled and loaded before timing
+
+    def run(seconds: float) -> tuple[int, float, float]:
+        nonlocal info
+        steps = 0
+        wall, cpu = time.perf_counter(), time.process_time()
+        while time.perf_counter() - wall < seconds:
+            info = env.step(act(info))[4]
+            steps += batch
+        return steps, time.perf_counter() - wall, time.process_time() - cpu
+
+    return run
+
+
+@contextmanager
+def busy_loops(count: int, niceness: int) -> Iterator[None]:
+    """``count`` other processes spinning in a busy loop (at ``niceness``) while in the block."""
+    loops = [
+        subprocess.Popen(
+            [sys.executable, "-c", f"import os; os.nice({niceness})\nwhile True: pass"]
+        )
+        for _ in range(count)
+    ]
+    try:
+        yield
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait()
 
 
 def pettingzoo(game_id: str, options: dict[str, Any]) -> Measure:
@@ -135,8 +185,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--batches", default="1,64,1024")
     parser.add_argument("--game", action="append", help="only these games (repeatable)")
+    parser.add_argument(
+        "--opponents", default="random,level:easy,level:medium",
+        help="the VectorEnv loops' bots (comma-separated specs; empty: none)",
+    )  # fmt: skip
+    parser.add_argument("--busy", type=int, default=0, help="busy-loop processes alongside")
+    parser.add_argument("--busy-nice", type=int, default=0, help="their niceness")
     args = parser.parse_args()
     sizes = [int(size) for size in args.batches.split(",")]
+    opponents = [spec for spec in args.opponents.split(",") if spec]
     print(f"load average before: {os.getloadavg()}, cores: {os.cpu_count()}")
     loops: dict[tuple[str, str], Measure] = {}
     for label, game_id, options, dense in VARIANTS:
@@ -150,35 +207,44 @@ def main() -> None:
         except VectorError as error:
             print(f"{label}: batched API skipped: {error}")
             continue
+        if dense and not options:
+            for spec in opponents:
+                loops[label, f"vector env 1024 vs {spec}"] = vector_env(game_id, 1024, spec, True)
+            if "random" in opponents:
+                loops[label, "vector env 1024 vs random, copy=False"] = vector_env(
+                    game_id, 1024, "random", False
+                )
         loops[label, "pettingzoo"] = pettingzoo(game_id, options)
     for env_id in ("connect_four", "othello"):
         anchor = pgx_anchor(env_id, 1024)
         if anchor is None:
-            print(f"pgx {env_id}: skipped (pgx and jax are not installed)")
+            print("pgx: not installed here (pgx and jax do not import): no Pgx anchors")
             break
         loops[f"pgx {env_id}", "batched 1024"] = anchor
-    import numba
-
-    print(
-        f"numba threads: {numba.get_num_threads()}, "
-        f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', 'unset')}"
-    )
+    print(f"threading: {described()}")
+    print(f"busy loops alongside: {args.busy} (nice {args.busy_nice})")
     wall_rates: dict[tuple[str, str], list[float]] = {name: [] for name in loops}
     cpu_rates: dict[tuple[str, str], list[float]] = {name: [] for name in loops}
-    for _ in range(args.rounds):
-        for name, measure in loops.items():
-            steps, wall, cpu = measure(args.seconds)
-            wall_rates[name].append(steps / wall)
-            cpu_rates[name].append(steps / cpu)
-    print(f"load average after: {os.getloadavg()}")
-    print("| game | loop | steps/s wall | steps/s CPU | vs PettingZoo (wall) |")
-    print("|---|---|---:|---:|---:|")
+    with busy_loops(args.busy, args.busy_nice):
+        print(f"load average at the start: {os.getloadavg()}")
+        for _ in range(args.rounds):
+            for name, measure in loops.items():
+                steps, wall, cpu = measure(args.seconds)
+                wall_rates[name].append(steps / wall)
+                cpu_rates[name].append(steps / cpu)
+        print(f"load average after: {os.getloadavg()}")
+    print("| game | loop | steps/s wall | steps/s CPU | vs PettingZoo (wall) | (CPU) |")
+    print("|---|---|---:|---:|---:|---:|")
     for (game_id, loop), rates in wall_rates.items():
         wall = statistics.median(rates)
         cpu = statistics.median(cpu_rates[game_id, loop])
-        base = wall_rates.get((game_id, "pettingzoo"))
+        base, base_cpu = (
+            wall_rates.get((game_id, "pettingzoo")),
+            cpu_rates.get((game_id, "pettingzoo")),
+        )
         ratio = f"{wall / statistics.median(base):.1f}x" if base else ""
-        print(f"| {game_id} | {loop} | {wall:,.0f} | {cpu:,.0f} | {ratio} |")
+        ratio_cpu = f"{cpu / statistics.median(base_cpu):.1f}x" if base_cpu else ""
+        print(f"| {game_id} | {loop} | {wall:,.0f} | {cpu:,.0f} | {ratio} | {ratio_cpu} |")
 
 
 if __name__ == "__main__":

@@ -24,8 +24,8 @@ from boardlab.ai import greedy_template, search_template
 from boardlab.ai.levels import level_spec
 from boardlab.ai.mcts_compiled import drivers as tree_drivers
 from boardlab.ai.mcts_template import COLUMNS, META
-from boardlab.ai.players import parse_spec
-from boardlab.ai.search import TABLE_BITS
+from boardlab.ai.players import Params, parse_spec
+from boardlab.ai.search import MAX_DEPTH, TABLE_BITS
 from boardlab.core.engine import Kernel, kernel_evaluation
 from boardlab.core.errors import OptionError
 from boardlab.core.game import Game
@@ -60,25 +60,17 @@ def opponent(spec: str, game: Game) -> Opponent:
         return Opponent(spec, kind, noise=float(params.get("noise", 0.0)))
     if kind == "alphabeta":
         nodes, depth = params.get("nodes"), params.get("depth")
-        if nodes is None and depth is None and "time" in params:
-            raise OptionError(
-                f"{spec!r} is bounded by a clock only, which cannot bound a decision inside the "
-                "batch: give it nodes= (or depth=)"
-            )
+        _bounded(spec, params, nodes is not None or depth is not None, "nodes= (or depth=)")
         return Opponent(
             spec,
             kind,
             noise=float(params.get("noise", 0.0)),
             budget=int(nodes or 0),
-            depth=int(depth if depth is not None else (3 if nodes is None else 63)),
+            depth=int(depth if depth is not None else (3 if nodes is None else MAX_DEPTH)),
         )
     if kind == "mcts":
         iters = params.get("iters")
-        if iters is None and "time" in params:
-            raise OptionError(
-                f"{spec!r} is bounded by a clock only, which cannot bound a decision inside the "
-                "batch: give it iters="
-            )
+        _bounded(spec, params, iters is not None, "iters=")
         return Opponent(
             spec,
             kind,
@@ -87,6 +79,15 @@ def opponent(spec: str, game: Game) -> Opponent:
             depth=max(int(params.get("rollout", 4)), 0),
         )
     return Opponent(spec, kind)
+
+
+def _bounded(spec: str, params: Params, capped: bool, cap: str) -> None:
+    """Refuse ``spec`` when only its clock bounds a decision (``capped``: a cap is given)."""
+    if not capped and "time" in params:
+        raise OptionError(
+            f"{spec!r} is bounded by a clock only, which cannot bound a decision inside the "
+            f"batch: give it {cap}"
+        )
 
 
 def decide_function(kernel: Kernel, bot: Opponent) -> object:

@@ -18,3 +18,6 @@ CASES: list[tuple[str, dict[str, Any]]] = [
 
 IDS = [f"{game}-{options.get('players', 2)}" for game, options in CASES]
 """Readable test ids, e.g. ``colosseum-offcuts-4``."""
+
+ALL_CORES = 64
+"""A batch the tests step on all cores (``vector.PARALLEL_FROM`` lowered to it)."""

@@ -23,6 +23,7 @@ from boardlab.games.murus_gallicus.kernel import make_kernel
 from boardlab.rl import BoardlabAECEnv, vector
 from boardlab.rl.vector import BatchedGame, VectorEnv, seeded_generators
 from tests.games.murus_gallicus.test_long_games import STALLING
+from tests.rl.cases import ALL_CORES
 
 SEED = 4
 """A seed of the stalling policy whose game (default options) reaches the ply cap."""
@@ -54,7 +55,8 @@ def test_batched_games_past_a_tiny_history_on_all_cores(monkeypatch: pytest.Monk
     """With room for 2 keys in each state (the rest in the store) and the batch stepped on all
     cores, random games (without a cap, counted by repetition) are the games of a batch with
     the whole history in its states, stepped on one."""
-    n = vector.PARALLEL_FROM
+    n = ALL_CORES
+    monkeypatch.setattr(vector, "PARALLEL_FROM", n)
     options: dict[str, Any] = {"max_plies": 0, "repetition_draw": 2}
     exact = BatchedGame("murus-gallicus", n, **options)
     monkeypatch.setattr(vector, "kernel_for", lambda game: make_kernel(game, 2))
@@ -78,7 +80,8 @@ def test_the_vector_env_past_a_tiny_history_on_all_cores(monkeypatch: pytest.Mon
     """The learner against the compiled bots, with room for 2 keys in each state (the rest in
     the store, written by the bots' turns too): what the learner sees is what it sees with the
     whole history in the states."""
-    n = vector.PARALLEL_FROM
+    n = ALL_CORES
+    monkeypatch.setattr(vector, "PARALLEL_FROM", n)
     options: dict[str, Any] = {"max_plies": 0, "repetition_draw": 2}
     exact = VectorEnv("murus-gallicus", n, seat=1, **options)
     monkeypatch.setattr(vector, "kernel_for", lambda game: make_kernel(game, 2))

@@ -30,6 +30,7 @@ from boardlab.rl.vector import (
     VectorError,
     seeded_generators,
 )
+from tests.rl.cases import ALL_CORES
 
 pytest.importorskip("numba")
 
@@ -37,7 +38,7 @@ LOCKSTEP_CASES: list[tuple[str, dict[str, Any], int, int]] = [
     ("murus-gallicus", {}, 6, 400),
     ("murus-gallicus", {"board": "8x8_two_rows", "max_plies": 60}, 6, 400),
     ("murus-gallicus", {"board": "8x8", "max_plies": 12}, 6, 400),  # many truncations
-    ("murus-gallicus", {}, vector.PARALLEL_FROM, 50),  # the batch stepped on all cores
+    ("murus-gallicus", {}, ALL_CORES, 50),  # the batch stepped on all cores
     ("carnyx", {}, 4, 300),
     ("carnyx", {"max_plies": 14}, 4, 120),  # many truncations
     ("carnyx", {"conversion": "token", "single_exit": "reserve"}, 4, 300),
@@ -45,7 +46,7 @@ LOCKSTEP_CASES: list[tuple[str, dict[str, Any], int, int]] = [
     ("anacund", {"seed": 9, "track": "open", "bonus_points": 2, "tie": "b"}, 4, 80),
     ("cyvasse", {}, 3, 300),  # hidden deployment, then play
     ("cyvasse", {"hidden_setup": False, "max_plies": 60}, 3, 250),  # many truncations
-    ("cyvasse", {"army": "K1H1L1M2", "max_plies": 30}, vector.PARALLEL_FROM, 60),
+    ("cyvasse", {"army": "K1H1L1M2", "max_plies": 30}, ALL_CORES, 60),
     ("colosseum-offcuts", {}, 4, 600),
     # A no-capture cap of a few rounds ends games of 3-5 seats often (and at 2, the default
     # setup: the games are long).
@@ -95,8 +96,9 @@ def _check_game(batched: BatchedGame, batch: Any, i: int, state: State) -> None:
 
 @pytest.mark.parametrize(("game", "options", "n", "steps"), LOCKSTEP_CASES)
 def test_batched_games_step_as_the_reference_with_its_planes(
-    game: str, options: dict[str, Any], n: int, steps: int
+    game: str, options: dict[str, Any], n: int, steps: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(vector, "PARALLEL_FROM", ALL_CORES)
     # The dense mask of Colosseum Offcuts at 4-5 seats is 100k-237k ids: compact masks only.
     dense = make(game, **options).num_actions < 100_000
     batched = BatchedGame(game, n, dense_mask=dense, **options)
@@ -136,7 +138,8 @@ def test_batched_games_step_as_the_reference_with_its_planes(
 def test_the_parallel_step_gives_what_the_serial_step_gives(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    n = vector.PARALLEL_FROM
+    n = ALL_CORES
+    monkeypatch.setattr(vector, "PARALLEL_FROM", n)
     parallel = BatchedGame("murus-gallicus", n, max_plies=20)
     monkeypatch.setattr(vector, "PARALLEL_FROM", n + 1)
     serial = BatchedGame("murus-gallicus", n, max_plies=20)
