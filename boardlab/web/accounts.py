@@ -122,7 +122,7 @@ async def _start_session(
     old = session_digest(request.cookies)
     if old is not None:
         hub.store.close_session(old)
-    for match, seats in token_seats(hub, held_matches(body)).items():
+    for match, seats in token_seats(hub, held_matches(body, required=False)).items():
         hub.store.hold_seats(account.id, match, seats)
     session_id = new_session_id()
     hub.store.open_session(token_hash(session_id), account.id, now(), live_since())
@@ -141,7 +141,7 @@ async def post_signup(request: Request) -> Response:
     body = await json_body(request)
     name = _name(body)
     _attempt(request, name.lower())
-    held_matches(body)  # a malformed body is refused before anything is made
+    held_matches(body, required=False)  # a malformed body is refused before anything is made
     password = _password(body, "password")
     account = Account(secrets.token_urlsafe(12), name, name.lower(), await _hash(password), now())
     if not _hub(request).store.create_account(account):
@@ -158,7 +158,7 @@ async def post_signin(request: Request) -> Response:
         raise ApiError(400, "'name' and 'password' must be strings")
     key = name.lower() if NAME_PATTERN.fullmatch(name) else ""
     _attempt(request, key)
-    held_matches(body)
+    held_matches(body, required=False)
     if not key or len(password) > MAX_PASSWORD:
         raise ApiError(401, WRONG)
     try:

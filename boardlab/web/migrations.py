@@ -78,16 +78,18 @@ MIGRATIONS = (
         2,
         "accounts, their sessions and the seats they hold",
         sqlite=(
-            "CREATE TABLE accounts (id TEXT PRIMARY KEY, name TEXT NOT NULL, "
+            "CREATE TABLE IF NOT EXISTS accounts (id TEXT PRIMARY KEY, name TEXT NOT NULL, "
             "name_key TEXT NOT NULL UNIQUE, password TEXT NOT NULL, created TEXT NOT NULL)",
-            "CREATE TABLE account_sessions (hash TEXT PRIMARY KEY, "
+            "CREATE TABLE IF NOT EXISTS account_sessions (hash TEXT PRIMARY KEY, "
             "account_id TEXT NOT NULL REFERENCES accounts (id), created TEXT NOT NULL, "
             "seen TEXT NOT NULL)",
-            "CREATE INDEX account_sessions_by_account ON account_sessions (account_id)",
-            "CREATE TABLE account_seats (account_id TEXT NOT NULL REFERENCES accounts (id), "
+            "CREATE INDEX IF NOT EXISTS account_sessions_by_account "
+            "ON account_sessions (account_id)",
+            "CREATE TABLE IF NOT EXISTS account_seats ("
+            "account_id TEXT NOT NULL REFERENCES accounts (id), "
             "match_id TEXT NOT NULL REFERENCES matches (id), seat INTEGER NOT NULL, "
             "PRIMARY KEY (match_id, seat))",
-            "CREATE INDEX account_seats_by_account ON account_seats (account_id)",
+            "CREATE INDEX IF NOT EXISTS account_seats_by_account ON account_seats (account_id)",
         ),
         postgres=(
             'CREATE TABLE accounts (id TEXT COLLATE "C" PRIMARY KEY, name TEXT NOT NULL, '

@@ -70,10 +70,10 @@ async def post_claim(request: Request) -> Response:
     return JSONResponse({"seat": seat, "token": fresh})
 
 
-def held_matches(body: dict[str, Any]) -> dict[str, list[str]]:
+def held_matches(body: dict[str, Any], required: bool = True) -> dict[str, list[str]]:
     """The ``matches`` field: at most ``MAX_MINE`` match ids, each with its tokens (400 if
-    malformed; absent: none)."""
-    held = body.get("matches", {})
+    malformed, or absent when ``required``; absent otherwise: none)."""
+    held = body.get("matches", None if required else {})
     if not isinstance(held, dict) or len(held) > MAX_MINE:
         raise ApiError(400, f"'matches' must map at most {MAX_MINE} match ids to their tokens")
     for key, tokens in held.items():

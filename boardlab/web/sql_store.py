@@ -35,6 +35,8 @@ from boardlab.web.store import (
 LOG = logging.getLogger("boardlab.web")
 
 NOT_SET_ASIDE = "NOT EXISTS (SELECT 1 FROM set_aside WHERE set_aside.match_id = matches.id)"
+HOUR = len("2026-01-01T00")
+"""How much of a time in the store's format names its hour."""
 MAX_SEATS = 5
 """The most seats a match has (Colosseum Offcuts)."""
 ACCOUNT_COLUMNS = "id, name, name_key, password, created"
@@ -208,18 +210,19 @@ class SqlStore(ABC):
             )
 
     def session_account(self, digest: str, since: str, when: str) -> Account | None:
-        """The session's account if seen since ``since``; its ``seen`` becomes ``when``."""
+        """The session's account if seen since ``since``; its ``seen`` becomes ``when`` if that
+        is another hour (pages ask every few seconds: a write for each would be waste)."""
         columns = ", ".join(f"accounts.{column}" for column in ACCOUNT_COLUMNS.split(", "))
         with self._transaction() as run:
             rows = run(
-                f"SELECT {columns} FROM account_sessions JOIN accounts "
+                f"SELECT account_sessions.seen, {columns} FROM account_sessions JOIN accounts "
                 "ON accounts.id = account_sessions.account_id "
                 "WHERE account_sessions.hash = ? AND account_sessions.seen >= ?",
                 (digest, since),
             )
-            if rows:
+            if rows and str(rows[0][0])[:HOUR] != when[:HOUR]:
                 run("UPDATE account_sessions SET seen = ? WHERE hash = ?", (when, digest))
-        return Account(*rows[0]) if rows else None
+        return Account(*rows[0][1:]) if rows else None
 
     def close_session(self, digest: str) -> None:
         """The session's row removed."""

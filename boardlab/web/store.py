@@ -159,7 +159,7 @@ class Store(Protocol):
 
     def session_account(self, digest: str, since: str, when: str) -> Account | None:
         """The account of the session ``digest`` if it was seen since ``since`` (None
-        otherwise), noting it as seen at ``when``."""
+        otherwise), noting it as seen at ``when`` (at least to the hour)."""
 
     def close_session(self, digest: str) -> None:
         """End the session ``digest`` (nothing if there is none)."""

@@ -193,7 +193,7 @@ def test_one_account_cannot_act_or_see_for_another(shared_server: Server) -> Non
         attempt = {"seat": 0, "ply": 1, "turn": "x", "kind": "draw", "steps": []}
         assert bob.post(f"/api/matches/{match}/{action}", attempt)[0] == 403, action
     assert bob.post(f"/api/matches/{match}/rematch", {})[0] == 403
-    assert all(m["id"] != match for m in bob.post("/api/mine", {})[1]["matches"])
+    assert all(m["id"] != match for m in bob.post("/api/mine", {"matches": {}})[1]["matches"])
     # Bob takes the invited seat: through his account he sees exactly what its token sees.
     link = answer["seats"][1]["token"]
     status, claimed = bob.post(f"/api/matches/{match}/claim", {"seat": 1, "token": link})
@@ -251,7 +251,7 @@ def test_deleting_the_account_leaves_its_games_to_their_tokens(shared_server: Se
     again = Browser(shared_server)
     sign_up(again, name)
     assert again.get(f"/api/matches/{match}")[1]["you"] == []
-    assert again.post("/api/mine", {})[1]["matches"] == []
+    assert again.post("/api/mine", {"matches": {}})[1]["matches"] == []
     assert turn(shared_server, match, first, 0, 0, "d1-d3")[0] == 200
 
 
@@ -280,3 +280,14 @@ def test_account_requests_from_another_site_are_refused(
     assert victim.account() == name
     again = Browser(shared_server)
     assert again.post("/api/account/signin", {"name": name, "password": PASSWORD})[0] == 200
+
+
+def test_a_match_played_on_from_the_analysis_board_is_the_accounts(shared_server: Server) -> None:
+    browser = Browser(shared_server)
+    sign_up(browser)
+    source = {"game": "murus-gallicus", "options": {}}
+    body = {"source": source, "line": ["a1-a3"], "seat": 1, "bot": "random"}
+    status, created = browser.post("/api/analysis/play", body)
+    assert status == 201, created
+    view = browser.get(f"/api/matches/{created['id']}")[1]
+    assert view["you"] == [1]

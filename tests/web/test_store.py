@@ -319,7 +319,11 @@ def test_a_session_lives_until_it_is_idle_too_long_closed_or_its_password_change
     store.create_account(account("Ada"))
     store.open_session("s1", "id-ada", "2026-03-02", "2026-02-01")
     store.open_session("s2", "id-ada", "2026-03-02", "2026-02-01")
-    assert store.session_account("s1", "2026-03-01", "2026-03-05") == account("Ada")
+    assert store.session_account("s1", "2026-03-01", "2026-03-05T10:00") == account("Ada")
+    # Seen again in the same hour: no write; the time kept is still a time of that hour.
+    assert store.session_account("s1", "2026-03-01", "2026-03-05T10:59") is not None
+    assert store.session_account("s1", "2026-03-05T10:00", "2026-03-05T11:00") is not None
+    assert store.session_account("s1", "2026-03-05T11:00", "2026-03-05T12:00") is not None
     # Seen on 03-05 now: alive since 03-04, while s2 (last seen 03-02) is not.
     assert store.session_account("s1", "2026-03-04", "2026-03-06") is not None
     assert store.session_account("s2", "2026-03-04", "2026-03-06") is None
