@@ -141,3 +141,15 @@ def test_several_variants_are_one_family_of_tests() -> None:
     one_family(first + second)
     assert [row["real"] for row in first + second] == [True, False, False, False]
     assert first[0]["p_adjusted"] == pytest.approx(0.04)
+
+
+def test_an_interval_is_half_its_width_each_side_and_a_lone_value_is_a_point() -> None:
+    assert stats.Estimate(0.5, 0.4, 0.7, 10).half_width == pytest.approx(0.15)
+    # One value: no spread to measure, so the interval is the value itself (not NaN).
+    assert stats.mean([3.0]) == stats.Estimate(3.0, 3.0, 3.0, 1)
+
+
+def test_a_constant_sample_against_a_varying_one_keeps_welchs_interval() -> None:
+    for a, b in (([1.0, 2.0, 3.0], [5.0, 5.0, 5.0]), ([5.0, 5.0, 5.0], [1.0, 2.0, 3.0])):
+        found = stats.compare_means(a, b)
+        assert found.low < found.diff < found.high and 0 < found.p < 1, (a, b)
