@@ -9,7 +9,9 @@ import re
 from contextlib import ExitStack
 
 import pytest
+from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
+from websockets.typing import Origin
 
 from tests.web.account_client import Browser, new_name, sign_up
 from tests.web.conftest import Server
@@ -234,6 +236,11 @@ def test_a_signed_in_websocket_holds_the_accounts_seats_until_it_signs_out(
         assert turn(shared_server, match, second, 1, 1, "c7-c5")[0] == 200
         view = json.loads(socket.recv(timeout=30))["view"]
         assert view["ply"] == 2 and view["you"] == []
+    # Another site's page cannot open a socket with a signed-in visitor's cookie.
+    sign_up(browser)
+    cookie = {"Cookie": f"boardlab_session={browser.cookie}"}
+    with pytest.raises(InvalidStatus, match="403"):
+        connect(url, origin=Origin("https://evil.example"), additional_headers=cookie)
 
 
 def test_deleting_the_account_leaves_its_games_to_their_tokens(shared_server: Server) -> None:
