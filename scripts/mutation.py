@@ -17,7 +17,7 @@ mutmut leaves out decorated functions (Numba kernels, properties) and some kinds
 package and adds them to the score. An area whose code mutmut cannot reach at all (compiled
 kernels, templates run from a copy) sets ``tool = "own"``; ``env`` sets environment variables
 for its tests (``NUMBA_DISABLE_JIT = "1"`` for compiled code) and ``sample`` draws that many of
-its own mutants (a fixed random sample) where trying them all would take hours.
+its own mutants (a fixed random sample; mutmut's all run) where trying all would take hours.
 """
 
 from __future__ import annotations
