@@ -45,6 +45,7 @@ NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{3,20}")
 NAME_RULE = "a name is 3 to 20 letters, digits, _ or -"
 MIN_PASSWORD, MAX_PASSWORD = 8, 200
 WRONG = "wrong name or password"
+TAKEN = "that name is taken; choose another"
 HASHER = PasswordHasher()
 HASHING = asyncio.Semaphore(2)
 """Hashes computed at once (each takes 64 MiB and tens of milliseconds of a core)."""
@@ -143,9 +144,13 @@ async def post_signup(request: Request) -> Response:
     _attempt(request, name.lower())
     held_matches(body, required=False)  # a malformed body is refused before anything is made
     password = _password(body, "password")
+    store = _hub(request).store
+    # Asked first to spare a hash; the store's unique name decides a race all the same.
+    if store.account_named(name.lower()) is not None:
+        raise ApiError(409, TAKEN)
     account = Account(secrets.token_urlsafe(12), name, name.lower(), await _hash(password), now())
-    if not _hub(request).store.create_account(account):
-        raise ApiError(409, "that name is taken; choose another")
+    if not store.create_account(account):
+        raise ApiError(409, TAKEN)
     return await _start_session(request, account, body, 201)
 
 
