@@ -24,6 +24,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from boardlab.web.account_cookie import (
+    COOKIE,
     clear_session_cookie,
     live_since,
     new_session_id,
@@ -133,8 +134,14 @@ async def _start_session(
 
 
 async def get_account(request: Request) -> Response:
-    """``GET /api/account``: the signed-in account's name, or null for a guest."""
-    return JSONResponse(_public(signed_in(request, now())))
+    """``GET /api/account``: the signed-in account's name, or null for a guest. A live
+    session's cookie is given again, so that the browser keeps it 30 days from now: it
+    expires when the session does, 30 days after its last use."""
+    account = signed_in(request, now())
+    response = JSONResponse(_public(account))
+    if account is not None:
+        set_session_cookie(response, request.cookies[COOKIE], request)
+    return response
 
 
 async def post_signup(request: Request) -> Response:

@@ -29,8 +29,11 @@ def test_sign_up_in_and_out_with_a_session_cookie(shared_server: Server) -> None
     attributes = browser.cookie_attributes()
     assert {"httponly", "samesite=lax", "path=/"} <= attributes
     assert "secure" not in attributes  # plain http on 127.0.0.1
-    assert browser.account() == name
     first = browser.cookie
+    browser.last_set_cookie = ""
+    assert browser.account() == name
+    # Each page asks who is signed in: the same cookie, kept 30 days from its last use.
+    assert browser.cookie == first and "max-age=2592000" in browser.cookie_attributes()
 
     status, answer = browser.post("/api/account/signout", {})
     assert (status, answer, browser.cookie) == (200, {"account": None}, None)
