@@ -34,6 +34,10 @@ PLAIN = {
         "comebacks",
         "share of games with a winner in which the winner was once last in evaluation",
     ),
+    "idle": (
+        "losers sitting idle",
+        "share of the game a losing seat waits after its last decision (eliminated early: long)",
+    ),
     "forced": ("forced decisions", "share of a game's decisions with only one legal choice"),
     "lead_changes": ("lead changes per game", "how often the leading seat changes"),
     "drama": (

@@ -113,6 +113,20 @@ def branching(choices: Sequence[int]) -> float | None:
     return fmean(choices) if choices else None
 
 
+def idle_share(seats: Sequence[int], results: Sequence[str]) -> float | None:
+    """How long losing seats sit idle: the mean, over the seats that lost, of the share of the
+    game's decisions after their last one (an eliminated seat sits out the rest of the game; a
+    seat that lost at the end sits out less than a round). None with two seats, where a loser
+    plays to the end, or without decisions or losers."""
+    if len(results) < 3 or not seats:
+        return None
+    last = {seat: d for d, seat in enumerate(seats)}
+    losers = [s for s, result in enumerate(results) if result == "loss"]
+    if not losers:
+        return None
+    return fmean((len(seats) - 1 - last.get(s, -1)) / len(seats) for s in losers)
+
+
 def max_branching(choices: Sequence[int]) -> float | None:
     """The most legal decisions at any decision of the game, ``max_d c[d]``."""
     return float(max(choices)) if choices else None

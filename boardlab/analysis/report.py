@@ -97,6 +97,11 @@ DEFINITIONS = (
         "last in evaluation",
     ),
     (
+        "losers' idle share",
+        "3-5 seats: per game, the mean over losing seats of the share of the game's decisions "
+        "after their last one (how long an eliminated seat sits out)",
+    ),
+    (
         "most / median branching",
         "per game, the most legal decisions at any decision and their median over decisions; "
         "the table gives their means over games",

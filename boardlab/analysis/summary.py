@@ -119,6 +119,13 @@ METRICS = (
         lambda t: metrics.lasting_lead_changes(t.eval_rows()),
     ),
     Metric("comeback", "comebacks (winner was once last)", "rate", _comeback, True),
+    Metric(
+        "idle",
+        "losers' idle share (3-5 seats)",
+        "mean",
+        lambda t: metrics.idle_share(t.seats, t.results),
+        True,
+    ),
     Metric("drama", "drama (winner's deepest deficit)", "mean", _drama),
     Metric("decisiveness", "decided after (share of game)", "mean", _decisiveness, True),
     Metric("stability", "evaluation variance", "mean", lambda t: metrics.stability(t.eval_rows())),

@@ -70,3 +70,12 @@ def test_the_summary_counts_comebacks_over_games_with_a_winner() -> None:
     assert found is not None and found.n == 2 and found.value == pytest.approx(0.5)
     lasting = estimate(METRICS_BY_KEY["lasting_lead_changes"], games)
     assert lasting is not None and lasting.value == 2.0
+
+
+def test_losers_idle_share_is_the_game_after_their_last_decision() -> None:
+    # Seats 0 1 2 0 1 2 0 0 over 8 decisions: seat 2 last moved at decision 5 (2 of 8 after
+    # it), seat 1 at 4 (3 of 8); both lost: (2/8 + 3/8) / 2.
+    seats = [0, 1, 2, 0, 1, 2, 0, 0]
+    assert metrics.idle_share(seats, ["win", "loss", "loss"]) == pytest.approx(5 / 16)
+    assert metrics.idle_share(seats, ["draw", "draw", "draw"]) is None
+    assert metrics.idle_share([0, 1, 0], ["win", "loss"]) is None
