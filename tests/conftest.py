@@ -6,12 +6,14 @@ is running fails; every browser test therefore shares these.
 
 from __future__ import annotations
 
+import fcntl
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, Playwright, sync_playwright
 
 from boardlab.core.engine import kernel_for
+from boardlab.core.jit import compiled_dir
 from boardlab.core.kernel_drivers import random_playouts, rollout
 from boardlab.core.registry import game_ids, make
 from tests.chromium import launch
@@ -40,8 +42,16 @@ def compiled_kernels() -> None:
 
     The servers and bot workers the tests start share the per-user cache, so no test's time
     limit depends on whether it happens to be the first to use a game's kernel; what the first
-    use costs a user is measured by ``benchmarks/engine.py --startup`` (docs/engine.md).
+    use costs a user is measured by ``benchmarks/engine.py --startup`` (docs/engine.md). Test
+    processes running side by side (``pytest -n``) compile one at a time: the next loads what
+    the first wrote.
     """
+    with (compiled_dir() / "tests-compiling.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        _compile_every_kernel()
+
+
+def _compile_every_kernel() -> None:
     for game_id in game_ids():
         game = make(game_id)
         kernel = kernel_for(game)
