@@ -14,6 +14,7 @@ gives the same traces, whatever the job count, the backend, or how often the run
 from __future__ import annotations
 
 import itertools
+import random
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from typing import Any
 from boardlab.ai import make_bot
 from boardlab.ai.levels import LEVELS
 from boardlab.analysis.runner import run_tasks
-from boardlab.analysis.seeding import TaskMaker, sorted_options
+from boardlab.analysis.seeding import Options, TaskMaker, sorted_options
 from boardlab.analysis.store import RunStore
 from boardlab.analysis.trace import BOARD_EVERY, GameTask, GameTrace, play_traced
 from boardlab.core.errors import OptionError
@@ -172,6 +173,24 @@ def _canonical(game: Game, options: Mapping[str, str]) -> dict[str, str]:
     return {key: format_value(game.options[key]) for key in options}
 
 
+def series_makers(config: LabConfig, series: Sequence[Series]) -> dict[str, TaskMaker]:
+    """Each series' seeds: the run's, shared by every series so that variants differ by their
+    rules alone, except that a series with the same options and bots as an earlier one plays
+    with seeds of its own (from the run seed and its name): two identical variants are then
+    two independent samples of one game, a null check, not the same games twice."""
+    shared = TaskMaker(config.game, config.seed)
+    makers: dict[str, TaskMaker] = {}
+    seen: set[tuple[Options, tuple[str, ...]]] = set()
+    for one in series:
+        key = (sorted_options(one.options), tuple(one.players))
+        makers[one.name] = shared
+        if key in seen:
+            own = random.Random(f"boardlab-lab-series:{config.seed}:{one.name}")
+            makers[one.name] = TaskMaker(config.game, own.randrange(2**63))
+        seen.add(key)
+    return makers
+
+
 def tasks(
     config: LabConfig, series: Sequence[Series], skip: set[tuple[str, int]]
 ) -> Iterator[GameTask]:
@@ -180,12 +199,12 @@ def tasks(
     Interleaving keeps the series level while a run is under way, so a stopped run already
     compares its variants on equal terms.
     """
-    maker = TaskMaker(config.game, config.seed)
+    makers = series_makers(config, series)
     plans = [(one, sorted_options(one.options), tuple(range(len(one.players)))) for one in series]
     for index in range(max(s.games for s in series)):
         for one, options, entrants in plans:
             if index < one.games and (one.name, index) not in skip:
-                yield maker.task(
+                yield makers[one.name].task(
                     one.name,
                     index,
                     options,

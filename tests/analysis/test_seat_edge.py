@@ -13,7 +13,7 @@ import pytest
 
 from boardlab.analysis import plots
 from boardlab.analysis.headlines import headlines, power_line
-from boardlab.analysis.lab import Series
+from boardlab.analysis.lab import LabConfig, Series, plan_series, tasks
 from boardlab.analysis.report import _outcome_section
 from boardlab.analysis.seat_edge import compare_edges, edge
 from boardlab.analysis.stats import compare_proportions
@@ -103,3 +103,19 @@ def test_a_series_without_a_game_with_a_winner_reads_as_such() -> None:
     assert line == (
         "v: none of the 4 games had a single winner, so nothing tells whether a seat has an edge."
     )
+
+
+def test_identical_variants_are_independent_samples_and_others_share_seeds() -> None:
+    """Issue 39: identical variants shared their seeds, so they played the same games and a
+    designer could not run a null check."""
+    config = LabConfig(
+        "murus-gallicus",
+        7,
+        4,
+        players=("random",),
+        variants=(("a", {}), ("b", {"board": "8x8"}), ("c", {})),
+        skill_games=0,
+    )
+    found = {(t.series, t.index): t.seed for t in tasks(config, plan_series(config), set())}
+    assert all(found[("a", i)] == found[("b", i)] for i in range(4))
+    assert all(found[("a", i)] != found[("c", i)] for i in range(4))
