@@ -38,6 +38,10 @@ PLAIN = {
         "losers sitting idle",
         "share of the game a losing seat waits after its last decision (eliminated early: long)",
     ),
+    "tree_size": (
+        "game-tree complexity",
+        "log10 of the product of a game's choice counts: the digits of its number of lines",
+    ),
     "forced": ("forced decisions", "share of a game's decisions with only one legal choice"),
     "lead_changes": ("lead changes per game", "how often the leading seat changes"),
     "drama": (

@@ -127,6 +127,14 @@ def idle_share(seats: Sequence[int], results: Sequence[str]) -> float | None:
     return fmean((len(seats) - 1 - last.get(s, -1)) / len(seats) for s in losers)
 
 
+def tree_size(choices: Sequence[int]) -> float | None:
+    """Game-tree complexity of one game, as Allis estimates it: ``log10`` of the product of
+    its decisions' choice counts, ``sum_d log10 c[d]`` (the number of lines of play this long
+    with these widths). The report's mean over games is the usual ``log10(b^d)`` estimate,
+    taken game by game."""
+    return sum(math.log10(c) for c in choices) if choices else None
+
+
 def max_branching(choices: Sequence[int]) -> float | None:
     """The most legal decisions at any decision of the game, ``max_d c[d]``."""
     return float(max(choices)) if choices else None

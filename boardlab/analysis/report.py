@@ -102,6 +102,11 @@ DEFINITIONS = (
         "after their last one (how long an eliminated seat sits out)",
     ),
     (
+        "game-tree complexity",
+        "per game, log10 of the product of its decisions' choice counts (Allis' b^d, taken game "
+        "by game); the table gives its mean over games",
+    ),
+    (
         "most / median branching",
         "per game, the most legal decisions at any decision and their median over decisions; "
         "the table gives their means over games",

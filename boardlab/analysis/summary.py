@@ -111,6 +111,12 @@ METRICS = (
         "mean",
         lambda t: metrics.median_branching(t.choices),
     ),
+    Metric(
+        "tree_size",
+        "game-tree complexity (log10, per game)",
+        "mean",
+        lambda t: metrics.tree_size(t.choices),
+    ),
     Metric("lead_changes", "lead changes", "mean", lambda t: metrics.lead_changes(t.eval_rows())),
     Metric(
         "lasting_lead_changes",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from array import array
 
 import pytest
@@ -79,3 +80,9 @@ def test_losers_idle_share_is_the_game_after_their_last_decision() -> None:
     assert metrics.idle_share(seats, ["win", "loss", "loss"]) == pytest.approx(5 / 16)
     assert metrics.idle_share(seats, ["draw", "draw", "draw"]) is None
     assert metrics.idle_share([0, 1, 0], ["win", "loss"]) is None
+
+
+def test_game_tree_complexity_is_the_log_of_the_product_of_choices() -> None:
+    # 3 * 1 * 7 * 2 * 5 * 4 = 840 lines of play: log10(840).
+    assert metrics.tree_size(CHOICES) == pytest.approx(math.log10(840))
+    assert metrics.tree_size([]) is None
