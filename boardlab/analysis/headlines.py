@@ -10,7 +10,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from boardlab.analysis.meanings import PLAIN
+from boardlab.analysis.meanings import GROUPS, PLAIN
 from boardlab.analysis.stats import (
     ALPHA,
     detectable_difference,
@@ -202,6 +202,8 @@ def weight(row: dict[str, Any], percent: Mapping[str, bool]) -> float:
     rate's change in points over 50 (a swing of half the games), a mean's change relative to
     its base value (so a 25-point swing ranks with a game half again as long)."""
     diff, base = abs(float(row["diff"])), abs(float(row["values"][0]))
+    if row["metric"] == "tree_size":
+        return 0.0  # a logarithm: its relative change is no size (the length group has one)
     if percent[row["metric"]]:
         return diff / 0.5
     return diff / base if base else math.inf
@@ -243,8 +245,13 @@ def comparison_verdict(comparison: dict[str, Any], percent: Mapping[str, bool]) 
         return (
             head + f"no real difference in any of the {len(rows)} metrics at this number of games."
         )
-    lead = "; ".join(change(row, percent) for row in real[:LEAD])
-    more, none = len(real) - LEAD, len(rows) - len(real)
+    # One metric per group (game length in decisions, turns or tree size, say), largest first.
+    groups: dict[str, dict[str, Any]] = {}
+    for row in real:
+        groups.setdefault(GROUPS.get(row["metric"], row["metric"]), row)
+    leading = list(groups.values())[:LEAD]
+    lead = "; ".join(change(row, percent) for row in leading)
+    more, none = len(real) - len(leading), len(rows) - len(real)
     rest = []
     if more > 0:
         rest.append(f"{more} more real difference{'s' if more > 1 else ''}")

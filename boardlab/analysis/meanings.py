@@ -57,3 +57,16 @@ PLAIN = {
     "margin": ("score margin", "the difference of the scores, in scored games"),
 }
 """Per metric key: its plain name and what it means, in one line."""
+
+GROUPS = {
+    "decisions": "length",
+    "turns": "length",
+    "tree_size": "length",
+    "branching": "width",
+    "turn_branching": "width",
+    "max_branching": "width",
+    "median_branching": "width",
+    "lead_changes": "lead",
+    "lasting_lead_changes": "lead",
+}
+"""Metrics that measure one thing several ways: a headline leads with one of each group."""

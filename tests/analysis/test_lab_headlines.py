@@ -137,3 +137,18 @@ def test_a_verdict_leads_with_the_largest_real_differences_in_plain_words() -> N
     assert plus_minus(725.43, 39.81) == "+725 ± 40"
     assert plus_minus(0.34, 0.097) == "+0.340 ± 0.097"
     assert figure(0.0234) == "0.0234" and figure(1234.5, signed=True) == "+1234"
+
+
+def test_a_verdict_leads_with_one_metric_of_each_group() -> None:
+    """Decisions, turns and tree size all measure game length: only the largest leads."""
+    percent = {"decisions": False, "turns": False, "tree_size": False, "draws": True}
+    rows = [
+        _row("turns", 100.0, 180.0, 10.0),
+        _row("decisions", 200.0, 380.0, 20.0),
+        _row("tree_size", 100.0, 300.0, 10.0),
+        _row("draws", 0.1, 0.3, 0.05),
+    ]
+    line = comparison_verdict({"base": "a", "variant": "b", "rows": rows}, percent)
+    assert "decisions per game 200 → 380" in line and "games without a single winner" in line
+    assert "turns per game" not in line and "game-tree" not in line
+    assert line.endswith("2 more real differences (table under Variants compared).")
