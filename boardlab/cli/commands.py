@@ -184,7 +184,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     print()
     print(describe_state(final))
     outcome = record.outcome(final)
-    print(f"Result: {outcome.describe(names) if outcome else 'unfinished'}")
+    unended = "aborted (no result)" if record.aborted else "unfinished"
+    print(f"Result: {outcome.describe(names) if outcome else unended}")
     if args.svg is not None:
         count = replay_pictures(record, args.svg)
         print(f"Pictures: {count} SVG files in {args.svg}")

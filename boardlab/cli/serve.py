@@ -147,6 +147,13 @@ LIMIT_OPTIONS = [
         "account attempts at once, before the rate",
     ),
     (
+        "--chat-lines-per-minute",
+        "chat_lines_per_minute",
+        float,
+        "chat lines per minute, per address and per seat of a match",
+    ),
+    ("--chat-burst", "chat_burst", int, "chat lines at once, before the rate"),
+    (
         "--gets-per-minute",
         "gets_per_minute",
         float,

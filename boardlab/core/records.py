@@ -42,6 +42,9 @@ OFF_THE_BOARD = frozenset(
     t.value for t in (Termination.RESIGNATION, Termination.TIMEOUT, Termination.AGREEMENT)
 )
 """Terminations the moves do not show: the Result header alone says how the game ended."""
+ABORTED = "aborted"
+"""The Termination of a game ended with no result (``Result: *``): a web match aborted by a
+player before every side had made a decision."""
 
 
 @dataclass
@@ -71,6 +74,8 @@ class Record:
     date: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     turns: list[Turn] = field(default_factory=list)
     resigned: Outcome | None = None
+    aborted: bool = False
+    """Ended with no result (:data:`ABORTED`); the outcome is then None."""
 
     def copy(self, turns: int | None = None) -> Record:
         """An independent copy, keeping only the first ``turns`` turns when given."""
@@ -82,6 +87,7 @@ class Record:
             self.date,
             [Turn(turn.seat, list(turn.decisions)) for turn in kept],
             self.resigned,
+            self.aborted,
         )
 
     def start_state(self) -> State:
@@ -140,7 +146,11 @@ class Record:
             spec = self.players[seat] if seat < len(self.players) else "unknown"
             lines.append(f"Player {name}: {spec}")
         lines.append(f"Date: {self.date}")
-        lines += _result_lines(names, self.outcome(final))
+        outcome = self.outcome(final)
+        if outcome is None and self.aborted:
+            lines += ["Result: *", f"Termination: {ABORTED}"]
+        else:
+            lines += _result_lines(names, outcome)
         lines.append("")
         lines += [f"{i} {names[t.seat]}: {t.text}" for i, t in enumerate(self.turns, 1)]
         return "\n".join(lines) + "\n"
@@ -313,6 +323,7 @@ def _check_result(
             )
         return
     if written == "*":
+        record.aborted = claimed == ABORTED
         return
     if claimed not in OFF_THE_BOARD:
         raise RecordError(

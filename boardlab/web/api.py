@@ -222,7 +222,7 @@ async def post_resign(request: Request) -> Response:
     async with session.lock:
         held, seat = _acting(request, session, body)
         await hub.flag_if_due(session)
-        if session.outcome is not None:
+        if session.over:
             raise ApiError(409, "the game is over")
         if session.game.num_players > 2 and session.to_move != seat:
             # The others play on without a resigning seat, so it leaves on its own turn.
@@ -240,6 +240,19 @@ async def post_takeback(request: Request) -> Response:
         held, seat = _acting(request, session, body)
         await hub.flag_if_due(session)
         await hub.commit(session, session.check_takeback(seat, held))
+        return _view_response(session, held)
+
+
+async def post_abort(request: Request) -> Response:
+    """``POST /api/matches/<id>/abort``: end the match with no result, while some side has
+    not made a decision yet."""
+    _count(request, "moves")
+    hub, session = _match(request)
+    body = await json_body(request)
+    async with session.lock:
+        held, seat = _acting(request, session, body)
+        await hub.flag_if_due(session)
+        await hub.commit(session, session.check_abort(seat))
         return _view_response(session, held)
 
 
@@ -293,7 +306,7 @@ async def post_rematch(request: Request) -> Response:
             config = hub.session(session.rematch).config
             _rematch_seats(hub, session, config, account, held)
             return JSONResponse(rematch_answer(config, tokens))
-        if session.outcome is None:
+        if not session.over:
             raise ApiError(409, "the game is not over yet")
         config = rematch_config(session.config, now())
         hub.create(config, owner=request_key(request))

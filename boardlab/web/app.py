@@ -20,7 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from boardlab.core.render_model import SPECTATOR
 from boardlab.render.svg import render_svg
-from boardlab.web import accounts, analysis, api, seating
+from boardlab.web import accounts, analysis, api, chat, seating
 from boardlab.web.access_log import AccessLog
 from boardlab.web.catalogue import build_catalogue
 from boardlab.web.client_limits import ClientLimits
@@ -162,6 +162,12 @@ def create_app(
             "match creations", limits.creations_per_minute, limits.creation_burst
         )
         app.state.moves = RateLimiter("moves", limits.moves_per_minute, limits.move_burst)
+        app.state.chat_lines = RateLimiter(
+            "chat lines", limits.chat_lines_per_minute, limits.chat_burst
+        )
+        app.state.chat_seats = RateLimiter(
+            "chat lines for this seat", limits.chat_lines_per_minute, limits.chat_burst
+        )
         app.state.account_attempts = RateLimiter(
             "account attempts", limits.account_attempts_per_minute, limits.account_attempt_burst
         )
@@ -210,6 +216,12 @@ def create_app(
         Route("/api/matches/{match_id}/decline", api.post_decline, methods=["POST"]),
         Route("/api/matches/{match_id}/rematch", api.post_rematch, methods=["POST"]),
         Route("/api/matches/{match_id}/record", api.get_record),
+        Route("/api/matches/{match_id}/abort", api.post_abort, methods=["POST"]),
+        Route("/api/matches/{match_id}/chat", chat.get_chat, methods=["GET"]),
+        Route("/api/matches/{match_id}/chat", chat.post_chat, methods=["POST"]),
+        Route(
+            "/api/matches/{match_id}/chat/spectators", chat.post_spectator_chat, methods=["POST"]
+        ),
         Route("/api/matches/{match_id}/claim", seating.post_claim, methods=["POST"]),
         Route("/api/mine", seating.post_mine, methods=["POST"]),
         Route("/api/account", accounts.get_account),

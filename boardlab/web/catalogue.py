@@ -10,6 +10,7 @@ from boardlab.core.engine import engine_name
 from boardlab.core.game import Game
 from boardlab.core.options import OptionSpec
 from boardlab.core.outcome import Termination
+from boardlab.core.records import ABORTED
 from boardlab.core.registry import game_ids, make
 from boardlab.web.guides import GUIDES, OPTION_LABELS, PLAIN_OPTIONS
 
@@ -78,5 +79,8 @@ def build_catalogue(picture_of: Any) -> dict[str, Any]:
     return {
         "games": [game_entry(game, picture_of(game)) for game in games],
         "bots": bot_entries(),
-        "endings": {termination.value: termination.reason for termination in Termination},
+        "endings": {
+            **{termination.value: termination.reason for termination in Termination},
+            ABORTED: "A player aborted the game before every side had made a decision.",
+        },
     }

@@ -339,7 +339,7 @@ class Hub:
         if old is not None:
             old.cancel()
         deadline = session.clocks.deadline() if session.clocks else None
-        if deadline is None or session.outcome is not None:
+        if deadline is None or session.over:
             return
         self._arm(session.id, deadline.isoformat())
 
@@ -378,7 +378,7 @@ class Hub:
             else:
                 LOG.error("the flag in match %s was refused: %s", match_id, error)
             return
-        if session.outcome is None:
+        if not session.over:
             # Woken a little early (or the turn changed meanwhile): wait for the clock again.
             self.watch_clock(session)
 
@@ -578,7 +578,7 @@ class Hub:
     def join(self, session: MatchSession, client: Client) -> None:
         """Follow a match: ``client`` gets its view now and after every change."""
         self.clients.setdefault(session.id, set()).add(client)
-        self._push(session.id, client, session.view_message(self.held_by(session, client)))
+        self.push(session.id, client, session.view_message(self.held_by(session, client)))
 
     def leave(self, match_id: str, client: Client) -> None:
         """Stop following a match; a match nobody follows is dropped from memory."""
@@ -596,15 +596,19 @@ class Hub:
     def broadcast(self, session: MatchSession) -> None:
         """Queue for every client of the match its own fresh view."""
         for client in list(self.clients.get(session.id, ())):
-            self._push(session.id, client, session.view_message(self.held_by(session, client)))
+            self.push(session.id, client, session.view_message(self.held_by(session, client)))
+
+    def followers(self, match_id: str) -> list[Client]:
+        """The websocket clients following the match now."""
+        return list(self.clients.get(match_id, ()))
 
     def send_all(self, session: MatchSession, message: dict[str, Any]) -> None:
         """Queue the same message for every client of the match."""
         text = to_json(message)
         for client in list(self.clients.get(session.id, ())):
-            self._push(session.id, client, text)
+            self.push(session.id, client, text)
 
-    def _push(self, match_id: str, client: Client, text: str) -> None:
+    def push(self, match_id: str, client: Client, text: str) -> None:
         """Queue ``text`` for ``client``, or drop the client if it is too far behind."""
         try:
             client.outbox.put_nowait(text)

@@ -45,6 +45,9 @@ class Limits:
     """Sign-ups, sign-ins, password changes and account deletions (each hashes a password):
     the same allowance per address and, whatever the address, per account name."""
     account_attempt_burst: int = 10
+    chat_lines_per_minute: float = 20.0
+    """Chat lines, per address and, for a player, per seat of a match."""
+    chat_burst: int = 8
     gets_per_minute: float = 600.0
     """GET requests (and websocket handshakes); a fresh picture costs several, static files
     nothing (``client_limits.get_cost``)."""

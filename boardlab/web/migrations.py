@@ -105,6 +105,24 @@ MIGRATIONS = (
             "CREATE INDEX account_seats_by_account ON account_seats (account_id)",
         ),
     ),
+    Migration(
+        3,
+        "each match's chat, and the matches whose spectators' chat the players turned off",
+        sqlite=(
+            "CREATE TABLE IF NOT EXISTS chat (match_id TEXT NOT NULL REFERENCES matches (id), "
+            "idx INTEGER NOT NULL, channel TEXT NOT NULL, seat INTEGER, name TEXT NOT NULL, "
+            "text TEXT NOT NULL, at TEXT NOT NULL, PRIMARY KEY (match_id, idx))",
+            "CREATE TABLE IF NOT EXISTS chat_closed (match_id TEXT PRIMARY KEY "
+            "REFERENCES matches (id), seat INTEGER NOT NULL, since TEXT NOT NULL)",
+        ),
+        postgres=(
+            'CREATE TABLE chat (match_id TEXT COLLATE "C" NOT NULL REFERENCES matches (id), '
+            "idx INTEGER NOT NULL, channel TEXT NOT NULL, seat INTEGER, name TEXT NOT NULL, "
+            'text TEXT NOT NULL, at TEXT COLLATE "C" NOT NULL, PRIMARY KEY (match_id, idx))',
+            'CREATE TABLE chat_closed (match_id TEXT COLLATE "C" PRIMARY KEY '
+            'REFERENCES matches (id), seat INTEGER NOT NULL, since TEXT COLLATE "C" NOT NULL)',
+        ),
+    ),
 )
 LATEST = MIGRATIONS[-1].version
 

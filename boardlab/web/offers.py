@@ -59,7 +59,7 @@ class Offers:
 
 def _between_humans(session: MatchSession, held: frozenset[int]) -> None:
     """Refuse (409) unless the match is two human seats and the caller holds only one."""
-    if session.outcome is not None:
+    if session.over:
         raise ApiError(409, "the game is over")
     seats = session.config.seats
     if len(seats) != 2 or any(seat.kind == "bot" for seat in seats):
@@ -116,7 +116,7 @@ def check_answer(
     """The event of ``seat`` accepting or declining the waiting ``kind`` offer, made when
     ``ply`` turns were played."""
     pending = session.offers.pending
-    if session.outcome is None and pending is not None and pending.seat in held:
+    if not session.over and pending is not None and pending.seat in held:
         raise ApiError(409, "you cannot answer your own offer")
     _between_humans(session, held)
     if ply != session.ply:

@@ -55,7 +55,7 @@ async def post_claim(request: Request) -> Response:
         if not hub.store.claim_seat(session.id, seat, was, token_hash(fresh)):
             raise ApiError(409, USED)
         seats = list(session.config.seats)
-        seats[seat] = replace(seats[seat], token_hash=token_hash(fresh))
+        seats[seat] = replace(seats[seat], token_hash=token_hash(fresh), claimed=True)
         claimed = replace(session.config, seats=tuple(seats))
         # The copy served now may differ from this one if the match was reloaded meanwhile.
         for copy in (session, hub.sessions.get(session.id)):
@@ -129,7 +129,7 @@ _RANK = {"your turn": 0, "in progress": 1, "abandoned": 2, "finished": 3}
 
 
 def _entry(session: MatchSession, seats: frozenset[int], summary: Summary) -> dict[str, Any]:
-    to_move = session.to_move if session.outcome is None else None
+    to_move = session.to_move
     if summary.status == "finished":
         state = "finished"
     elif abandoned(summary):

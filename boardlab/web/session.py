@@ -30,10 +30,16 @@ from boardlab.web.offers import Offers, allowed_offers
 from boardlab.web.store import Event, MatchConfig, StoredMatch, Summary
 
 VIEW_CACHE_SIZE = 16
+ABORTED = "Aborted: no result"
+"""The result text of an aborted match (the view's and the lobby line's)."""
+ABORTED_CAPTION = "Game over: aborted, no result."
+NOT_ABORTABLE = (
+    "the match can no longer be aborted: every side has made a decision (resign instead)"
+)
 HIDDEN_TURN = "(hidden)"
 """What a client sees instead of a turn it may not read (a secret deployment)."""
 REVEALED = "hidden information has been revealed since: that turn cannot be taken back"
-NEW_TURN = ("turn", "resign", "takeback", "flag", "draw")
+NEW_TURN = ("turn", "resign", "takeback", "flag", "draw", "abort")
 """Events that end the turn under way (for the clocks): another one begins, or the game ends."""
 
 
@@ -56,6 +62,7 @@ class MatchSession:
         self.turns: list[Turn] = []
         self.events: list[Event] = []
         self.resigned: Outcome | None = None
+        self.aborted = False
         self.rematch: str | None = None
         self.thinking: int | None = None
         # What the players are told of the bot to move: "preparing", "thinking" or "failed"
@@ -109,9 +116,14 @@ class MatchSession:
         return self.state.outcome or self.resigned
 
     @property
+    def over(self) -> bool:
+        """True once the match has ended: with a result, or aborted without one."""
+        return self.aborted or self.outcome is not None
+
+    @property
     def to_move(self) -> int | None:
         """The seat to move, None once the game is over."""
-        return None if self.outcome is not None else self.state.current_player
+        return None if self.over else self.state.current_player
 
     def bot_to_move(self) -> int | None:
         """The seat to move if a bot plays it."""
@@ -126,6 +138,8 @@ class MatchSession:
 
     def result(self) -> dict[str, Any] | None:
         """The result object of the view, or None."""
+        if self.aborted:
+            return {"text": ABORTED, "termination": "aborted", "results": None, "scores": None}
         outcome = self.outcome
         if outcome is None:
             return None
@@ -175,6 +189,8 @@ class MatchSession:
             else:
                 self.turns.extend(record.turns)
                 self.states.append(after)
+        elif event.kind == "abort":
+            self.aborted = True
         elif event.kind == "draw":
             self.resigned = Outcome.draw(len(self.names), Termination.AGREEMENT)
         elif event.kind == "takeback":
@@ -213,7 +229,7 @@ class MatchSession:
 
     def overdue(self, now: datetime) -> Event | None:
         """The flag of the seat to move if its time ran out by ``now``, dated when it did."""
-        if self.clocks is None or self.outcome is not None or self.clocks.left(now) > 0:
+        if self.clocks is None or self.over or self.clocks.left(now) > 0:
             return None
         seat, deadline = self.clocks.running, self.clocks.deadline()
         assert seat is not None and deadline is not None
@@ -258,7 +274,7 @@ class MatchSession:
 
     def check_can_act(self, seat: int, ply: int | None = None) -> None:
         """Refuse (409) a decision after the end, with a stale ply, or out of turn."""
-        if self.outcome is not None:
+        if self.over:
             raise ApiError(409, "the game is over")
         if ply is not None and ply != self.ply:
             raise ApiError(
@@ -270,7 +286,7 @@ class MatchSession:
 
     def check_takeback(self, seat: int, held: frozenset[int]) -> Event:
         """The event that undoes ``seat``'s last turn and every turn after it."""
-        if self.outcome is not None:
+        if self.over:
             raise ApiError(409, "the game is over")
         seats = self.config.seats
         if not any(s.kind == "bot" for s in seats) or any(
@@ -282,6 +298,19 @@ class MatchSession:
                 self.check_no_reveal_since(index)
                 return Event("takeback", seat, str(index))
         raise ApiError(409, f"{self.names[seat]} has no turn to take back")
+
+    def abortable(self) -> bool:
+        """True while the match may be aborted: unfinished, and some seat has not made a
+        decision yet (a Cyvasse deployment is one)."""
+        return not self.over and {turn.seat for turn in self.turns} != set(range(len(self.names)))
+
+    def check_abort(self, seat: int) -> Event:
+        """The event of ``seat`` aborting the match, or an ApiError saying why not."""
+        if self.over:
+            raise ApiError(409, "the game is over")
+        if not self.abortable():
+            raise ApiError(409, NOT_ABORTABLE)
+        return Event("abort", seat, "")
 
     def check_no_reveal_since(self, kept: int) -> None:
         """Refuse (409) to go back to the position after ``kept`` turns if something hidden
@@ -334,9 +363,14 @@ class MatchSession:
                 self._drawings.clear()
             paths = self.last_turn_paths(at) if visible else ()
             model = self.states[at].render_model(view=self.drawn_as(view), last_turn=paths)
-            if self.resigned is not None and at == self.ply:
+            if (self.resigned is not None or self.aborted) and at == self.ply:
                 # The position is not over by the rules: its caption would name a side to move.
-                model = replace(model, status=game_over(self.resigned, self.names))
+                status = (
+                    ABORTED_CAPTION
+                    if self.resigned is None
+                    else game_over(self.resigned, self.names)
+                )
+                model = replace(model, status=status)
             drawn = self._drawings[key] = (model, render_svg(model))
         return drawn
 
@@ -401,14 +435,14 @@ class MatchSession:
             "game": self.game.id,
             "name": self.game.name,
             "options": self.config.options,
-            "status": "finished" if self.outcome is not None else "active",
+            "status": "finished" if self.over else "active",
             "ply": self.ply,
             "to_move": self.to_move,
             "phase": model.phase,
             "status_text": model.status,
             "thinking": self.thinking is not None,
-            "bot": None if self.outcome is not None else self.bot_state,
-            "bot_note": None if self.outcome is not None else self.bot_note,
+            "bot": None if self.over else self.bot_state,
+            "bot_note": None if self.over else self.bot_note,
             "result": self.result(),
             "colours": [seat_colour(model, seat) for seat in range(len(self.names))],
             "scores": None if model.scores is None else list(model.scores),
@@ -456,6 +490,7 @@ class MatchSession:
                     "kind": config.kind,
                     "bot": config.bot,
                     "held": seat in held,
+                    "claimed": config.claimed,
                 }
                 for seat, config in enumerate(self.config.seats)
             ],
@@ -463,6 +498,7 @@ class MatchSession:
             "presets": self._presets() if acting else [],
             "you": sorted(held),
             "may_offer": allowed_offers(self, held),
+            "may_abort": bool(held) and self.abortable(),
         }
 
     def legal(self, state: State) -> list[dict[str, Any]]:
@@ -532,6 +568,7 @@ class MatchSession:
         record = Record(self.game, None, self.player_specs(), self.config.created)
         record.turns = [Turn(turn.seat, list(turn.decisions)) for turn in self.turns]
         record.resigned = self.resigned
+        record.aborted = self.aborted
         return record.to_text(self.state)
 
     def _presets(self) -> list[str]:

@@ -10,6 +10,7 @@ matches set aside — is then the same on both, by construction.
 
 from __future__ import annotations
 
+import builtins
 import json
 import logging
 from abc import ABC, abstractmethod
@@ -22,6 +23,8 @@ from typing import Any
 from boardlab.web.migrations import Run
 from boardlab.web.store import (
     Account,
+    Channel,
+    ChatLine,
     Event,
     MatchConfig,
     SeatConfig,
@@ -122,7 +125,7 @@ class SqlStore(ABC):
             if not 0 <= seat < len(config.seats) or config.seats[seat].token_hash != was:
                 return False
             seats = list(config.seats)
-            seats[seat] = replace(seats[seat], token_hash=now)
+            seats[seat] = replace(seats[seat], token_hash=now, claimed=True)
             run(
                 "UPDATE matches SET config = ? WHERE id = ?",
                 (config_text(replace(config, seats=tuple(seats))), match_id),
@@ -277,6 +280,58 @@ class SqlStore(ABC):
             found.setdefault(str(match), set()).add(int(seat))
         return {match: frozenset(seats) for match, seats in found.items()}
 
+    # -- chat -----------------------------------------------------------------------------
+
+    def add_chat(
+        self, match_id: str, channel: Channel, seat: int | None, name: str, text: str, at: str
+    ) -> ChatLine:
+        """The line numbered after the match's last one, in one transaction (of two writers
+        of a match, the second waits on SQLite, or conflicts on PostgreSQL's key)."""
+        with self._transaction() as run:
+            ((index,),) = run(
+                "SELECT COALESCE(max(idx) + 1, 0) FROM chat WHERE match_id = ?", (match_id,)
+            )
+            run(
+                "INSERT INTO chat (match_id, idx, channel, seat, name, text, at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (match_id, index, channel, seat, name, text, at),
+            )
+        return ChatLine(int(index), channel, seat, name, text, at)
+
+    def chat(
+        self, match_id: str, channels: Iterable[Channel], limit: int
+    ) -> builtins.list[ChatLine]:
+        """The last lines of the match's chat in ``channels``, oldest first."""
+        wanted = sorted(set(channels))
+        if not wanted:
+            return []
+        marks = ", ".join("?" for _ in wanted)
+        with self._transaction(reading=True) as run:
+            rows = run(
+                "SELECT idx, channel, seat, name, text, at FROM chat WHERE match_id = ? "
+                f"AND channel IN ({marks}) ORDER BY idx DESC LIMIT ?",
+                (match_id, *wanted, limit),
+            )
+        return [ChatLine(*row) for row in reversed(rows)]
+
+    def close_spectator_chat(self, match_id: str, seat: int | None, when: str) -> None:
+        """A row in ``chat_closed`` while the spectators' chat is off."""
+        with self._transaction() as run:
+            if seat is None:
+                run("DELETE FROM chat_closed WHERE match_id = ?", (match_id,))
+            else:
+                run(
+                    "INSERT INTO chat_closed (match_id, seat, since) VALUES (?, ?, ?) "
+                    "ON CONFLICT (match_id) DO NOTHING",
+                    (match_id, seat, when),
+                )
+
+    def spectator_chat_closed(self, match_id: str) -> bool:
+        """Whether the match has a row in ``chat_closed``."""
+        with self._transaction(reading=True) as run:
+            rows = run("SELECT 1 FROM chat_closed WHERE match_id = ?", (match_id,))
+        return bool(rows)
+
 
 def _line(summary: Summary) -> tuple[Any, ...]:
     """The summary's columns, in the order the statements above name them."""
@@ -292,9 +347,12 @@ def _line(summary: Summary) -> tuple[Any, ...]:
 
 def config_text(config: MatchConfig) -> str:
     """The configuration as the store keeps it (JSON)."""
-    seats = [
+    seats: list[dict[str, Any]] = [
         {"kind": seat.kind, "bot": seat.bot, "token_hash": seat.token_hash} for seat in config.seats
     ]
+    for seat, kept in zip(config.seats, seats, strict=True):
+        if seat.claimed:
+            kept["claimed"] = True  # written only when true: older rows stay as they were
     return json.dumps(
         {
             "options": config.options,
@@ -311,7 +369,10 @@ def config_from_text(text: str) -> MatchConfig:
     """The configuration a store kept (raises ValueError, TypeError or KeyError for a row that
     cannot be read)."""
     data: dict[str, Any] = json.loads(text)
-    seats = tuple(SeatConfig(s["kind"], s["bot"], s["token_hash"]) for s in data["seats"])
+    seats = tuple(
+        SeatConfig(s["kind"], s["bot"], s["token_hash"], s.get("claimed") is True)
+        for s in data["seats"]
+    )
     clock = data.get("clock", "")
     if not isinstance(clock, str):
         raise TypeError("the time control is not text")

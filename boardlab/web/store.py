@@ -12,12 +12,16 @@ calls can replace SQLite (see ``docs/web.md`` for what a multi-process deploymen
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
 SeatKind = Literal["human", "invite", "bot"]
-EventKind = Literal["turn", "resign", "takeback", "rematch", "flag", "offer", "decline", "draw"]
+EventKind = Literal[
+    "turn", "resign", "takeback", "rematch", "flag", "offer", "decline", "draw", "abort"
+]
+Channel = Literal["players", "spectators"]
 Status = Literal["active", "finished"]
 
 
@@ -38,11 +42,13 @@ class SetAside(Exception):
 
 @dataclass(frozen=True)
 class SeatConfig:
-    """One seat: who plays it, and the SHA-256 of its token (None for a bot seat)."""
+    """One seat: who plays it, the SHA-256 of its token (None for a bot seat), and for an
+    invite seat whether its link was claimed."""
 
     kind: SeatKind
     bot: str | None
     token_hash: str | None
+    claimed: bool = False
 
 
 @dataclass(frozen=True)
@@ -65,8 +71,9 @@ class Event:
     ``text`` is the turn in notation (``turn``), the number of turns kept (``takeback``), the
     new match's id (``rematch``), what is offered or declined (``offer``, ``decline``: ``draw``
     or ``takeback``), or empty (``resign``, ``flag``: ``seat`` ran out of time, ``draw``: the
-    draw offered to ``seat`` is accepted). ``at`` is when it happened (the store's time
-    format; empty in events stored before times were kept).
+    draw offered to ``seat`` is accepted, ``abort``: ``seat`` ended the match with no
+    result). ``at`` is when it happened (the store's time format; empty in events stored
+    before times were kept).
     """
 
     kind: EventKind
@@ -87,6 +94,20 @@ class Summary:
     updated: str
     deadline: str | None = None
     to_move: int | None = None
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """One line of a match's chat: number ``index`` of the match's lines, said in ``channel``
+    by ``seat`` (None: a spectator) under ``name``, at ``at``. Kept beside the events, never
+    in them: a chat line is no part of the game or its record."""
+
+    index: int
+    channel: Channel
+    seat: int | None
+    name: str
+    text: str
+    at: str
 
 
 @dataclass(frozen=True)
@@ -180,6 +201,22 @@ class Store(Protocol):
     def account_matches(self, account_id: str, limit: int) -> dict[str, frozenset[int]]:
         """The matches the account holds seats in (most recently updated first, at most
         ``limit``, none set aside) and its seats in each."""
+
+    def add_chat(
+        self, match_id: str, channel: Channel, seat: int | None, name: str, text: str, at: str
+    ) -> ChatLine:
+        """Keep a chat line of the match, numbered after its last one; returns it."""
+
+    def chat(
+        self, match_id: str, channels: Iterable[Channel], limit: int
+    ) -> builtins.list[ChatLine]:
+        """The last ``limit`` lines of the match's chat in ``channels``, oldest first."""
+
+    def close_spectator_chat(self, match_id: str, seat: int | None, when: str) -> None:
+        """Turn the spectators' chat of the match off (by ``seat``), or on again (None)."""
+
+    def spectator_chat_closed(self, match_id: str) -> bool:
+        """True when the players turned the match's spectators' chat off."""
 
     def close(self) -> None:
         """Release the store's resources."""

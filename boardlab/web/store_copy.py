@@ -39,6 +39,8 @@ TABLES = {
     "accounts": ("id", "name", "name_key", "password", "created"),
     "account_sessions": ("hash", "account_id", "created", "seen"),
     "account_seats": ("account_id", "match_id", "seat"),
+    "chat": ("match_id", "idx", "channel", "seat", "name", "text", "at"),
+    "chat_closed": ("match_id", "seat", "since"),
 }
 """The tables copied, in the order they are (events refer to matches), with every column of
 the schema's latest step (a test compares them with the schema)."""
@@ -49,6 +51,8 @@ KEYS = {
     "accounts": ("id",),
     "account_sessions": ("hash",),
     "account_seats": ("match_id", "seat"),
+    "chat": ("match_id", "idx"),
+    "chat_closed": ("match_id",),
 }
 """Each table's key: the order in which rows are copied and compared (by bytes, on both)."""
 OWNERS = {
@@ -58,6 +62,8 @@ OWNERS = {
     "accounts": ("id", "account"),
     "account_sessions": ("account_id", "account"),
     "account_seats": ("match_id", "match"),
+    "chat": ("match_id", "match"),
+    "chat_closed": ("match_id", "match"),
 }
 """The column naming each row's match or account, by which the rows copied are read back."""
 PROGRESS_ROWS = 10_000

@@ -47,6 +47,8 @@ UNLIMITED = (
     "1000000",
     "--account-attempt-burst",
     "1000000",
+    "--chat-burst",
+    "1000000",
     "--connections-per-address",
     "1000",
     "--websockets-per-address",

@@ -22,6 +22,7 @@ from boardlab.web.migrations import LATEST, MIGRATIONS, SchemaTooNew
 from boardlab.web.sql_store import config_text
 from boardlab.web.store import (
     Account,
+    ChatLine,
     Event,
     MatchConfig,
     SeatConfig,
@@ -368,6 +369,33 @@ def test_seats_follow_an_account_and_go_back_to_their_tokens_when_it_is_deleted(
     assert stored is not None and stored.config.seats[0].token_hash == "ab" * 32
 
 
+def test_chat_lines_are_numbered_per_match_and_read_by_channel(backend: Backend) -> None:
+    store = backend.open()
+    for match in ("a" * 16, "b" * 16):
+        store.create(config(match), Summary("active", None, 0, "t0"))
+    said = [
+        store.add_chat("a" * 16, "players", 0, "Romans", "<b>hi</b> ☺", "t1"),
+        store.add_chat("a" * 16, "spectators", None, "Spectator", "go", "t2"),
+        store.add_chat("b" * 16, "spectators", 1, "Gauls", "other match", "t3"),
+        store.add_chat("a" * 16, "players", 1, "ada", "'; DROP TABLE chat; --", "t4"),
+    ]
+    assert [line.index for line in said] == [0, 1, 0, 2]
+    assert said[0] == ChatLine(0, "players", 0, "Romans", "<b>hi</b> ☺", "t1")
+    store.close()
+    store = backend.open()
+    assert store.chat("a" * 16, ("players", "spectators"), 10) == [said[0], said[1], said[3]]
+    assert store.chat("a" * 16, ("spectators",), 10) == [said[1]]
+    assert store.chat("a" * 16, ("players", "spectators"), 2) == [said[1], said[3]]
+    assert store.chat("a" * 16, (), 10) == []
+    assert not store.spectator_chat_closed("a" * 16)
+    store.close_spectator_chat("a" * 16, 1, "t5")
+    store.close_spectator_chat("a" * 16, 0, "t6")  # already off: kept as it is
+    assert store.spectator_chat_closed("a" * 16) and not store.spectator_chat_closed("b" * 16)
+    store.close_spectator_chat("a" * 16, None, "t7")
+    assert not store.spectator_chat_closed("a" * 16)
+    store.close()
+
+
 def test_the_migration_table_records_every_step_once(backend: Backend) -> None:
     backend.open().close()
     backend.open().close()
@@ -419,6 +447,8 @@ def test_both_backends_make_the_same_tables(tmp_path: Path, postgres_url: str) -
         "accounts",
         "account_sessions",
         "account_seats",
+        "chat",
+        "chat_closed",
     }
 
 
