@@ -80,7 +80,8 @@ def play(
         top = [i for i in range(seats) if found[i] >= max(found) - margin]
     else:
         delta = tie_weight(seats, draws)
-        groups = [g for m in range(1, seats + 1) for g in itertools.combinations(range(seats), m)]
+        largest = seats if delta else 1  # without ties, only single winners have weight
+        groups = [g for m in range(1, largest + 1) for g in itertools.combinations(range(seats), m)]
         weights = [
             (delta if len(g) > 1 else 1.0) * math.exp(sum(strengths[i] for i in g) / len(g) / ELO)
             for g in groups
