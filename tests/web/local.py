@@ -13,6 +13,7 @@ import os
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,7 @@ import uvicorn
 from boardlab.cli.serve import bind
 from boardlab.web.app import create_app
 from boardlab.web.limits import Limits
+from boardlab.web.off_loop import ANALYSIS_WORK
 from tests.web.conftest import STARTUP_SECONDS, json_request
 
 
@@ -38,6 +40,9 @@ def _forget_the_parents_bot_workers() -> None:
     if server._forkserver_alive_fd is not None:
         os.close(server._forkserver_alive_fd)
     server._forkserver_address = server._forkserver_alive_fd = server._forkserver_pid = None
+    # The analysis board's worker thread is the parent's too (a child has no thread behind
+    # the pool, so every replay would wait for ever): the child gets a pool of its own.
+    ANALYSIS_WORK.pool = ThreadPoolExecutor(1, thread_name_prefix="boardlab-analysis")
 
 
 os.register_at_fork(after_in_child=_forget_the_parents_bot_workers)
