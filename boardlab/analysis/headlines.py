@@ -206,6 +206,10 @@ def weight(row: dict[str, Any], percent: Mapping[str, bool]) -> float:
         return 0.0  # a logarithm: its relative change is no size (the length group has one)
     if percent[row["metric"]]:
         return diff / 0.5
+    if row["metric"] == "stability":
+        # A variance: its spread (the square root) is what grows with the swings themselves.
+        low, high = (math.sqrt(max(0.0, float(v))) for v in row["values"])
+        return abs(high - low) / low if low else math.inf
     return diff / base if base else math.inf
 
 

@@ -157,8 +157,15 @@ def _fmt(estimate: dict[str, float] | None, percent: bool) -> str:
     if estimate is None or math.isnan(estimate["value"]):
         return "—"
     if percent:
-        rounded = [round(100 * estimate[k]) for k in ("value", "low", "high")]
-        return f"{rounded[0]}% [{rounded[1]}, {rounded[2]}]"
+        # Whole percents, or, where they would print an interval as a point, the decimals
+        # that show its width to two significant digits (0.06% [0.00, 0.15]).
+        shares = [100 * estimate[k] for k in ("value", "low", "high")]
+        width = shares[2] - shares[1]
+        digits = 0
+        if width > 0 and round(shares[1]) == round(shares[2]):
+            digits = max(1, 1 - math.floor(math.log10(width)))
+        value, low, high = (f"{share:.{digits}f}" for share in shares)
+        return f"{value}% [{low}, {high}]"
     value, low, high = (number(estimate[k]) for k in ("value", "low", "high"))
     return f"{value} [{low}, {high}]"
 
@@ -306,7 +313,7 @@ def _skill_section(skill: Sequence[dict[str, Any]]) -> str:
             "wins of decided",
             "fair share",
             "p",
-            "adjusted p (all rungs)",
+            "adjusted p",
             "clearly better?",
         ],
         rows,

@@ -19,7 +19,7 @@ from scipy import stats
 from boardlab.analysis import plots
 from boardlab.analysis.headlines import headlines, points, share_interval, weak_play_warnings
 from boardlab.analysis.lab import LabConfig, plan_series, run_lab
-from boardlab.analysis.report import MIN_CURVE_POINTS, _pieces, render_html, write_report
+from boardlab.analysis.report import MIN_CURVE_POINTS, _fmt, _pieces, render_html, write_report
 from boardlab.analysis.stats import detectable_share
 from boardlab.analysis.summary import METRICS_BY_KEY, estimate, summarize_run
 from boardlab.analysis.trace import GameTrace
@@ -209,3 +209,8 @@ def _trace_with_choices(choices: list[int]) -> GameTrace:
         evals=array("d", [0.0] * 2 * len(choices)),
         moves=["m"] * len(choices),
     )
+
+
+def test_a_tiny_share_interval_keeps_the_decimals_that_show_its_width() -> None:
+    assert _fmt({"value": 0.0006, "low": 0.0, "high": 0.0015}, True) == "0.06% [0.00, 0.15]"
+    assert _fmt({"value": 0.52, "low": 0.45, "high": 0.59}, True) == "52% [45, 59]"
