@@ -60,7 +60,7 @@ async def post_claim(request: Request) -> Response:
         # The copy served now may differ from this one if the match was reloaded meanwhile.
         for copy in (session, hub.sessions.get(session.id)):
             if copy is not None:
-                copy.config = claimed
+                copy.reseat(claimed)
         account = signed_in(request, now())
         if account is not None:
             # The claimer's account holds the seat from now on, whoever's it was.

@@ -219,6 +219,11 @@ class MatchSession:
         self._views.clear()
         self._shared.clear()
 
+    def reseat(self, config: MatchConfig) -> None:
+        """Take the configuration after an invite was claimed (its seat's token and flag)."""
+        self.config = config
+        self._views.clear()
+
     def _turn_begins(self, at: datetime) -> None:
         """Start the clock of the seat to move (none once the game is over): timed with days
         per move, and on a real-time clock once the seat has a turn on the board."""

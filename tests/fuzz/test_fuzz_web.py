@@ -144,6 +144,12 @@ VALID: dict[str, list[dict[str, Any]]] = {
     "accept": [{"seat": 1, "kind": "takeback", "ply": 1}, {"seat": 0, "kind": "draw", "ply": 2}],
     "decline": [{"seat": 1, "kind": "draw", "ply": 1}],
     "rematch": [{}],
+    "abort": [{"seat": 0}, {"seat": 1}],
+    "chat": [
+        {"channel": "players", "text": "good luck <b>"},
+        {"channel": "spectators", "text": "\u202ehello\x00"},
+    ],
+    "chat/spectators": [{"open": False}, {"open": True}],
     "claim": [{"seat": 1, "token": "A" * 43}, {"seat": 0, "token": "b" * 43}],
     "account/signup": [{"name": "fuzz-new", "password": "a password", "matches": {}}],
     "account/signin": [{"name": ACCOUNT, "password": PASSWORD}],
@@ -172,6 +178,9 @@ KEYS = st.sampled_from(
         "password",
         "old",
         "new",
+        "channel",
+        "text",
+        "open",
     ]
 )
 
@@ -234,6 +243,9 @@ def paths(draw: st.DrawFn, matches: list[str]) -> str:
                 f"/api/matches/{match}/rematch",
                 f"/api/matches/{match}/record",
                 f"/api/matches/{match}/claim",
+                f"/api/matches/{match}/abort",
+                f"/api/matches/{match}/chat",
+                f"/api/matches/{match}/chat/spectators",
                 "/api/mine",
                 "/api/account",
                 "/api/account/signup",

@@ -6,6 +6,7 @@
 import { ApiError, claimInvite, keepCreated, loadInvites, loadTokens, request } from "./api.js";
 import { TurnSignal } from "./signal.js";
 import { Board } from "./board.js";
+import { Chat } from "./chat.js";
 import { ClickPicker } from "./clicks.js";
 import { Clocks } from "./clock.js";
 import { el, notify, replace, words } from "./dom.js";
@@ -37,6 +38,7 @@ class GamePage {
     this.signal = new TurnSignal($("alerts"));
     // At zero the server's timer flags the seat; asking again only fetches its word sooner.
     this.clocks = new Clocks($("clocks"), $("clock-strip"), () => this.refresh());
+    this.chat = new Chat(matchId, (error) => this.fail(error));
     this.wire();
   }
 
@@ -45,6 +47,7 @@ class GamePage {
     $("confirm-turn").addEventListener("click", (event) => this.confirm(event.detail === 0));
     $("flip").addEventListener("click", () => this.flip());
     $("resign").addEventListener("click", () => this.resign());
+    $("abort").addEventListener("click", () => this.abort());
     $("takeback").addEventListener("click", () => this.takeback());
     $("offer-draw").addEventListener("click", () => this.offer("draw"));
     $("ask-takeback").addEventListener("click", () => this.offer("takeback"));
@@ -86,6 +89,7 @@ class GamePage {
     this.live = new LiveConnection(this.id, Object.values(loadTokens(this.id)), {
       onView: (view) => this.apply(view),
       onThinking: (seat) => { this.thinkingSeat = seat; this.render(); },
+      onChat: (message) => this.chat.take(message),
       onState: (state) => this.connection(state),
       onError: (message) => notify(message),
     });
@@ -93,6 +97,9 @@ class GamePage {
   }
 
   connection(state) {
+    // Lines said while the connection was down (or before it opened) are read again.
+    if (state === "live" && this.linked !== "live") this.chat.reload();
+    this.linked = state;
     const box = $("connection");
     box.dataset.state = state;
     box.textContent = state === "live" ? "live" : "reconnecting…";
@@ -125,6 +132,7 @@ class GamePage {
     if (moved) this.resetTurn();
     if (moved && this.reviewAt !== null) this.reviewAt = null;
     this.clocks.update(view);
+    this.chat.update(view);
     this.render();
     this.signal.update(view.name, this.mySeat() !== null, !old);
     if (kept) this.restoreTurn(kept);
@@ -232,6 +240,7 @@ class GamePage {
     const active = v.status === "active";
     const vsBot = v.players.some((p) => p.kind === "bot") && !v.players.some((p) => p.kind === "invite");
     $("resign").hidden = !(holds && active);
+    $("abort").hidden = !v.may_abort;
     $("alerts-field").hidden = !(holds && active);
     $("takeback").hidden = !(holds && active && vsBot && v.moves.length > 0);
     showOfferButtons(v, $("offer-draw"), $("ask-takeback"));
@@ -253,10 +262,16 @@ class GamePage {
     const seats = Object.keys(invites);
     $("invites").hidden = seats.length === 0;
     replace($("invite-list"), seats.map((seat) => {
+      const name = this.view?.players[seat]?.name ?? `Seat ${seat}`;
+      // A link already used holds nothing: say so instead of offering it again.
+      if (this.view?.players[seat]?.claimed) {
+        return el("li", { class: "invite-used" }, el("span", { class: "invite-seat" }, name),
+          el("span", { class: "muted" }, "Link used: your friend has joined."));
+      }
       const url = `${location.origin}${invites[seat]}`;
       const input = el("input", { readonly: true, value: url, "aria-label": `Invite link for seat ${seat}` });
       return el("li", {},
-        el("span", { class: "invite-seat" }, this.view?.players[seat]?.name ?? `Seat ${seat}`),
+        el("span", { class: "invite-seat" }, name),
         input,
         el("button", { type: "button", onclick: () => this.copy(input) }, "Copy"));
     }));
@@ -419,16 +434,11 @@ class GamePage {
   }
 
   async resign() {
-    const button = $("resign");
-    if (button.dataset.armed !== "1") {
-      button.dataset.armed = "1";
-      button.textContent = "Confirm resign";
-      setTimeout(() => { button.dataset.armed = ""; button.textContent = "Resign"; }, 4000);
-      return;
-    }
-    button.dataset.armed = "";
-    button.textContent = "Resign";
-    await this.action("resign", { seat: this.actingSeat() });
+    if (confirmed($("resign"), "Resign", "Confirm resign")) await this.action("resign", { seat: this.actingSeat() });
+  }
+
+  async abort() {
+    if (confirmed($("abort"), "Abort game", "Confirm abort")) await this.action("abort", { seat: this.actingSeat() });
   }
 
   async takeback() {
@@ -536,6 +546,22 @@ class GamePage {
   fail(error) {
     notify(error instanceof ApiError ? error.message : "Something went wrong; reload the page.");
   }
+}
+
+/**
+ * A button that acts on its second click: the first arms it (its label asks to confirm) for
+ * 4 s. True when this click is the confirming one.
+ */
+function confirmed(button, label, confirmLabel) {
+  if (button.dataset.armed !== "1") {
+    button.dataset.armed = "1";
+    button.textContent = confirmLabel;
+    setTimeout(() => { button.dataset.armed = ""; button.textContent = label; }, 4000);
+    return false;
+  }
+  button.dataset.armed = "";
+  button.textContent = label;
+  return true;
 }
 
 function buttonLabel(name) {

@@ -4,14 +4,15 @@ const FIRST_DELAY_MS = 300;
 const MAX_DELAY_MS = 8000;
 
 /**
- * Follows one match: calls `onView(view)`, `onThinking(seat)`, `onState("live"|"down")`, and
+ * Follows one match: calls `onView(view)`, `onThinking(seat)`, `onChat(message)` (chat lines),
+ * `onState("live"|"down")`, and
  * `onError(message)` when the server refuses the connection (then it stops retrying).
  */
 export class LiveConnection {
-  constructor(matchId, tokens, { onView, onThinking, onState, onError }) {
+  constructor(matchId, tokens, { onView, onThinking, onChat, onState, onError }) {
     this.matchId = matchId;
     this.tokens = tokens;
-    this.handlers = { onView, onThinking, onState, onError };
+    this.handlers = { onView, onThinking, onChat, onState, onError };
     this.delay = FIRST_DELAY_MS;
     this.stopped = false;
     this.socket = null;
@@ -53,6 +54,7 @@ export class LiveConnection {
       this.handlers.onState("live");
       if (data.type === "thinking") this.handlers.onThinking(data.seat);
       else if (data.type === "view") this.handlers.onView(data.view);
+      else if (data.type === "chat") this.handlers.onChat?.(data);
       else if (data.id) this.handlers.onView(data);
     });
     socket.addEventListener("close", () => {

@@ -87,7 +87,8 @@ export function endText(view, endings) {
     .filter((player) => result.results?.[player.seat] === outcome)
     .map((player) => player.name).join(" and ");
   const winners = names("win");
-  const head = winners ? `${winners} won` : "Draw";
+  const head = result.termination === "aborted" ? "Aborted, no result"
+    : winners ? `${winners} won` : "Draw";
   const template = endings?.[result.termination];
   if (!template) return { head, reason: "" };
   let reason = template.replaceAll("{winners}", winners).replaceAll("{losers}", names("loss"));
