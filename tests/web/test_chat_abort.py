@@ -14,6 +14,8 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
+from tests.web.account_client import Browser as AccountBrowser
+from tests.web.account_client import sign_up
 from tests.web.conftest import UNLIMITED, Server, start_server
 from tests.web.test_api import MURUS_HOT_SEAT, create, replayed, turn, wait_for_ply
 from tests.web.test_cross_site import EVIL, send
@@ -229,3 +231,35 @@ def test_chat_lines_are_rate_limited_and_survive_a_restart(tmp_path: Path) -> No
         assert [line["index"] for line in lines] == [0, 1, 2]
     finally:
         again.stop()
+
+
+def test_an_accounts_seat_reads_the_players_chat_and_another_account_does_not(
+    shared_server: Server,
+) -> None:
+    ada, bob = AccountBrowser(shared_server), AccountBrowser(shared_server)
+    name = sign_up(ada)
+    sign_up(bob)
+    status, created = ada.post("/api/matches", MURUS_HOT_SEAT)
+    assert status == 201
+    match = created["id"]
+    # Ada's account holds her seat: no token needed, and her lines carry her name.
+    status, answer = ada.post(f"/api/matches/{match}/chat", {"channel": "players", "text": "hi"})
+    assert status == 201 and (answer["line"]["name"], answer["line"]["seat"]) == (name, 0)
+    assert [line["text"] for line in ada.get(f"/api/matches/{match}/chat")[1]["lines"]] == ["hi"]
+    assert bob.get(f"/api/matches/{match}/chat")[1]["lines"] == []
+    status, _ = bob.post(f"/api/matches/{match}/chat", {"channel": "players", "text": "me?"})
+    assert status == 403
+
+
+def test_a_cyvasse_deployment_counts_as_a_decision_for_the_abort(shared_server: Server) -> None:
+    body = {"game": "cyvasse", "seats": [{"kind": "human"}, {"kind": "human"}]}
+    match, tokens = create(shared_server, body)
+    for ply in range(2):
+        view = shared_server.get(f"/api/matches/{match}", tokens[0])[1]
+        assert view["may_abort"] is True
+        seat = view["to_move"]
+        deployed = {"seat": seat, "ply": ply, "preset": "classic"}
+        status, _ = shared_server.post(f"/api/matches/{match}/turn", deployed, tokens[seat])
+        assert status == 200
+    status, answer = shared_server.post(f"/api/matches/{match}/abort", {"seat": 0}, tokens[0])
+    assert status == 409 and "every side has made a decision" in answer["error"]
