@@ -23,7 +23,7 @@ import numpy.typing as npt
 from boardlab.ai import greedy_template, search_template
 from boardlab.ai.levels import level_spec
 from boardlab.ai.mcts_compiled import drivers as tree_drivers
-from boardlab.ai.mcts_template import COLUMNS, META
+from boardlab.ai.mcts_template import COLUMNS, META, no_evaluation
 from boardlab.ai.players import Params, parse_spec
 from boardlab.ai.search import MAX_DEPTH, TABLE_BITS
 from boardlab.core.engine import Kernel, kernel_evaluation
@@ -91,15 +91,16 @@ def _bounded(spec: str, params: Params, capped: bool, cap: str) -> None:
 
 
 def decide_function(kernel: Kernel, bot: Opponent) -> object:
-    """The compiled ``decide`` of ``bot`` for ``kernel``'s game."""
+    """The compiled ``decide`` of ``bot`` for ``kernel``'s game (a bot that evaluates positions
+    needs the game's compiled evaluation)."""
+    if bot.kind != "random" and kernel_evaluation(kernel.game) is None:
+        raise OptionError(f"{kernel.game.id} has no compiled evaluation for the batch's bots")
     return getattr(compiled_opponents(kernel), KINDS[bot.kind])
 
 
 def compiled_opponents(kernel: Kernel) -> ModuleType:
     """The opponents' template bound to ``kernel`` and the bots' compiled code for its game."""
-    evaluate = kernel_evaluation(kernel.game)
-    if evaluate is None:
-        raise OptionError(f"{kernel.game.id} has no compiled evaluation for the batch's bots")
+    evaluate = kernel_evaluation(kernel.game) or no_evaluation  # then only the random bot plays
     scoring = specialised(
         Path(greedy_template.__file__),
         {"apply": kernel.apply, "is_over": kernel.is_over, "returns": kernel.returns,
