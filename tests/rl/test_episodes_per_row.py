@@ -24,7 +24,7 @@ from boardlab.core.kernel_random import below, next_state
 from boardlab.rl.vector import VectorEnv, seeded_generators
 
 ROWS = 5
-STEPS = 150
+STEPS = 100
 
 
 @dataclass
