@@ -49,7 +49,8 @@ class MatchSession:
     ``states[i]`` is the position after the first ``i`` turns; ``turns`` the turns in
     notation. ``thinking`` is the bot seat searching right now, if any; ``searched`` the
     version whose bot search was started (a search is started once per version).
-    ``resigned`` is an end the moves do not show: a resignation, a flag or an agreed draw.
+    ``resigned`` is an end the moves do not show: a resignation, a flag or an agreed draw;
+    ``aborted`` an end with no result (``over`` is true after either).
     ``clocks`` follow the time control (None without one); ``offers`` the draw offer or
     takeback request waiting for an answer.
     """
