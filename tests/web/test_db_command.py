@@ -78,9 +78,13 @@ def test_a_served_sqlite_store_is_copied_row_for_row_and_served_from_postgresql(
     store.create_account(Account("acc", "Ada", "ada", "hash", "2026-11-28"))
     store.open_session("digest", "acc", "2026-11-28", "2026-10-01")
     store.hold_seats("acc", resigned, [0, 1])
+    store.add_chat(resigned, "players", 0, "Ada", "<b>gg</b> ☺", "2026-11-28")
+    store.add_chat(resigned, "spectators", None, "Spectator", "well played", "2026-11-29")
+    store.close_spectator_chat(resigned, 1, "2026-11-29")
     store.close()
     before = rows(db)
     assert before["accounts"] and before["account_sessions"] and before["account_seats"]
+    assert len(before["chat"]) == 2 and before["chat_closed"]
 
     copy = subprocess.run(
         [sys.executable, "-m", "boardlab", "db", "copy", str(db), postgres_url],
