@@ -15,6 +15,9 @@ fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/pip install --quiet --upgrade pip
 .venv/bin/pip install --quiet -e '.[dev]'
+# SB3's VecEnv source, which tests/rl/test_sb3.py holds the adapter to, without PyTorch (several
+# GB): the test reads that one module from the package's files and never imports SB3 itself.
+.venv/bin/pip install --quiet --no-deps 'stable-baselines3>=2.3'
 .venv/bin/ruff check boardlab tests
 .venv/bin/ruff format --check boardlab tests
 .venv/bin/mypy
