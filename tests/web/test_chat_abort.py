@@ -222,13 +222,20 @@ def test_chat_lines_are_rate_limited_and_survive_a_restart(tmp_path: Path) -> No
             assert say(server, match, romans, "players", f"line {number}")[0] == 201
         status, answer = say(server, match, romans, "players", "one too many")
         assert status == 429 and "too many chat lines" in answer["error"]
+        # From another address the seat's own allowance is spent too; a spectator there is not.
+        elsewhere = AccountBrowser(server, address="127.0.0.2")
+        path = f"/api/matches/{match}/chat"
+        status, answer = elsewhere.post(path, {"channel": "players", "text": "again"}, romans)
+        assert status == 429 and "chat lines for this seat" in answer["error"]
+        status, _ = elsewhere.post(path, {"channel": "spectators", "text": "hello"})
+        assert status == 201
     finally:
         server.stop()
     again = start_server(db, port=server.port, options=options)
     try:
         lines = chat_of(again, match, romans)["lines"]
-        assert [line["text"] for line in lines] == ["line 0", "line 1", "line 2"]
-        assert [line["index"] for line in lines] == [0, 1, 2]
+        assert [line["text"] for line in lines] == ["line 0", "line 1", "line 2", "hello"]
+        assert [line["index"] for line in lines] == [0, 1, 2, 3]
     finally:
         again.stop()
 
