@@ -119,14 +119,15 @@ def test_benjamini_hochberg_differs_from_bonferroni_and_raw() -> None:
 
 
 def test_a_bradley_terry_rating_and_interval_by_hand() -> None:
-    """One pairing, 30 wins and 10 losses, plus the one virtual draw of the prior: the rating
-    is the Elo of the score 30.5 / 41 and its interval 1.96 standard errors of the log-odds,
-    1 / sqrt(41 p (1 - p)), on the Elo scale."""
+    """One pairing, 30 wins and 10 losses: Firth's penalty adds half a game to each side, so
+    the rating is the Elo of the score 30.5 / 41, and its interval 1.96 standard errors of the
+    log-odds from the 40 games' information at that score, 1 / sqrt(40 p (1 - p)), on the Elo
+    scale."""
     games = [Finish(("a", "random"), (0, 1))] * 30 + [Finish(("random", "a"), (0, 1))] * 10
     (rating,) = (r for r in elo_ratings(games) if r.player == "a")
     share = 30.5 / 41
     centre = ELO * math.log(share / (1 - share))
-    half = Z95 * ELO / math.sqrt(41 * share * (1 - share))
+    half = Z95 * ELO / math.sqrt(40 * share * (1 - share))
     # The fit stops within a few hundredths of a point of the maximum.
     assert rating.rating == pytest.approx(centre, abs=0.1)
     assert (rating.low, rating.high) == pytest.approx((centre - half, centre + half), abs=0.1)
