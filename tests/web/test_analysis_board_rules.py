@@ -18,6 +18,7 @@ import pytest
 import boardlab
 from boardlab.web.limits import Limits
 from tests.web.local import LocalServer, serve_here
+from tests.web.test_api_hidden import SOUTH_ZONE, deployment
 
 MG: dict[str, Any] = {"game": "murus-gallicus", "options": {}, "start": None}
 CYVASSE: dict[str, Any] = {"game": "cyvasse", "options": {"seed": 1}, "start": None}
@@ -117,13 +118,7 @@ def test_a_record_opens_with_its_moves_and_is_charged_by_size(tmp_path: Path) ->
     limits = Limits(move_burst=4, moves_per_minute=0.001, creation_burst=100)
     with serve_here(tmp_path / "b.sqlite3", limits) as server:
         match, tokens = hot_seat(server, "murus-gallicus", LINE[:2])
-        with urllib.request.urlopen(
-            urllib.request.Request(
-                f"{server.url}api/matches/{match}/record",
-                headers={"Authorization": f"Bearer {tokens[0]}"},
-            )
-        ) as answer:
-            record = answer.read().decode()
+        record = record_of(server, match, tokens[0])
         opened = ask(server, "open", {"record": record})
         assert opened["main"] == LINE[:2] and opened["turns"] == [1, 1]
         assert opened["title"] == "Murus Gallicus" and opened["source"]["start"] is None
@@ -279,3 +274,58 @@ def test_a_long_line_costs_a_move_per_hundred_decisions_before_it_is_read(tmp_pa
             for _ in range(4)
         ]
         assert statuses == [422, 422, 422, 429]
+
+
+def record_of(server: LocalServer, match: str, token: str) -> str:
+    """The record of a match, as its page downloads it."""
+    request = urllib.request.Request(
+        f"{server.url}api/matches/{match}/record", headers={"Authorization": f"Bearer {token}"}
+    )
+    with urllib.request.urlopen(request) as answer:
+        text: str = answer.read().decode()
+    return text
+
+
+def test_a_record_opens_with_its_game_options_and_result(here: LocalServer) -> None:
+    source = {"game": "murus-gallicus", "options": {"max_plies": 90}, "start": None}
+    status, created = here.post("/api/matches", {**source, "seats": [{"kind": "human"}] * 2})
+    assert status == 201, created
+    match, tokens = created["id"], [seat["token"] for seat in created["seats"]]
+    view = {"seat": 0, "ply": 0, "turn": LINE[0]}
+    assert here.post(f"/api/matches/{match}/turn", view, tokens[0])[0] == 200
+    assert here.post(f"/api/matches/{match}/resign", {"seat": 1}, tokens[1])[0] == 200
+    opened = ask(here, "open", {"record": record_of(here, match, tokens[0])})
+    options = dict(boardlab.make("murus-gallicus", max_plies=90).option_items())
+    assert opened["source"] == {"game": "murus-gallicus", "options": options, "start": None}
+    assert opened["result"] == "Romans won (resignation)" and opened["main"] == LINE[:1]
+
+
+def test_a_record_that_is_none_is_refused_naming_what_is_wrong(here: LocalServer) -> None:
+    status, error = refused(here, "open", {"record": "hello"})
+    assert status == 400 and error.startswith("the record") and "Boardlab record" in error
+    # As large as allowed is read (and refused for what it says), one byte more is not read.
+    status, error = refused(here, "open", {"record": "x" * 49152})
+    assert status == 400 and error.startswith("the record"), error
+    assert refused(here, "open", {"record": "é" * 24577})[0] == 413
+
+
+def test_a_hidden_deployment_is_analysed_in_the_callers_own_view(here: LocalServer) -> None:
+    match, (south, _) = hot_seat(here, "cyvasse", ["+".join(deployment(SOUTH_ZONE))])
+    source = {"match": match, "at": 1}
+    # South sees all there is (North has placed nothing yet); a spectator, South's army hidden.
+    own = ask(here, "position", {"source": source}, south)
+    seen = ask(here, "position", {"source": source})
+    assert not own["hidden"] and own["play_on"]
+    assert seen["hidden"] and not seen["play_on"] and seen["svg"] != own["svg"]
+    words = "play on is possible once nothing in this match is hidden from you"
+    assert seen["play_on_refusal"] == words
+    body = {"source": source, "seat": 1, "bot": "random"}
+    assert refused(here, "play", body) == (409, words)
+    assert ask(here, "open", {"match": match}) == {
+        "title": "Cyvasse",
+        "result": None,
+        "source": {"match": match, "at": 1},
+        "main": [],
+        "turns": [],
+    }
+    assert ask(here, "open", {"match": match}, south)["main"] == deployment(SOUTH_ZONE)

@@ -17,6 +17,7 @@ from boardlab.web.errors import ApiError
 from tests.web.local import LocalServer, serve_here
 
 START = "2026-01-01T12:00:00+00:00"
+INCREMENT = "the clock's 'increment' must be a whole number from 0 to 180"
 
 
 def at(seconds: float) -> datetime:
@@ -76,15 +77,21 @@ def test_a_clock_asked_for_in_bounds_is_given(data: object, control: TimeControl
         ([60, 2], "'clock' must be null"),
         ({"base": 60, "minutes": 1}, "'clock' must be null"),
         ({"days": 1, "base": 60}, "'clock' must be null"),
-        ({"days": 0}, "'days' must be a whole number from 1 to 30"),
-        ({"days": 31}, "'days' must be a whole number from 1 to 30"),
-        ({"days": True}, "'days' must be a whole number from 1 to 30"),
-        ({"base": 0}, "'base' must be a whole number from 1 to 10800"),
-        ({"base": 10801}, "'base' must be a whole number from 1 to 10800"),
-        ({"base": 60.0}, "'base' must be a whole number from 1 to 10800"),
-        ({"increment": 2}, "'base' must be a whole number from 1 to 10800"),
-        ({"base": 60, "increment": -1}, "'increment' must be a whole number from 0 to 180"),
-        ({"base": 60, "increment": 181}, "'increment' must be a whole number from 0 to 180"),
+        ({"days": 0}, "the clock's 'days' must be a whole number from 1 to 30"),
+        ({"days": 31}, "the clock's 'days' must be a whole number from 1 to 30"),
+        ({"days": True}, "the clock's 'days' must be a whole number from 1 to 30"),
+        ({"base": 0}, "the clock's 'base' must be a whole number from 1 to 10800"),
+        ({"base": 10801}, "the clock's 'base' must be a whole number from 1 to 10800"),
+        ({"base": 60.0}, "the clock's 'base' must be a whole number from 1 to 10800"),
+        ({"increment": 2}, "the clock's 'base' must be a whole number from 1 to 10800"),
+        (
+            {"base": 60, "increment": -1},
+            "the clock's 'increment' must be a whole number from 0 to 180",
+        ),
+        (
+            {"base": 60, "increment": 181},
+            "the clock's 'increment' must be a whole number from 0 to 180",
+        ),
     ],
 )
 def test_a_clock_asked_for_out_of_bounds_is_refused_with_the_bounds(
@@ -92,7 +99,9 @@ def test_a_clock_asked_for_out_of_bounds_is_refused_with_the_bounds(
 ) -> None:
     with pytest.raises(ApiError) as refused:
         time_control(data)
-    assert refused.value.status == 400 and words in refused.value.message
+    message = refused.value.message
+    assert refused.value.status == 400 and message.startswith(words), message
+    assert message.endswith(('or {"days": days}', "to 30", "to 10800", "to 180")), message
 
 
 def test_a_moving_seat_is_charged_its_turn_and_gains_the_increment() -> None:
