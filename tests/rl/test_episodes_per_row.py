@@ -80,7 +80,7 @@ def expected_step(
 @pytest.mark.parametrize(
     ("game", "options", "seat"),
     [
-        ("murus-gallicus", {"max_plies": 12}, 0),  # ends by the cap after a learner's move
+        ("murus-gallicus", {"max_plies": 12, "dense": True}, 0),  # by the cap, learner's move
         ("murus-gallicus", {"max_plies": 13}, 1),  # ... and after a bot's
         ("murus-gallicus", {"board": "8x8"}, 1),  # wins, losses and stalemates
         ("carnyx", {"max_plies": 15}, 0),
@@ -90,7 +90,9 @@ def expected_step(
 def test_every_game_of_every_row_flags_its_end_and_opens_the_next(
     game: str, options: dict[str, Any], seat: int
 ) -> None:
-    env = VectorEnv(game, ROWS, seat=seat, dense_mask=False, **options)
+    options = dict(options)
+    dense = bool(options.pop("dense", False))
+    env = VectorEnv(game, ROWS, seat=seat, dense_mask=dense, **options)
     observation, _ = env.reset(seed=38)
     batched, batch = env.batched, env._batch
     assert batch is not None
@@ -119,6 +121,8 @@ def test_every_game_of_every_row_flags_its_end_and_opens_the_next(
             count = kernel.legal(kernel.params, batch.states[i], ids)
             assert batch.legal_count[i] == count
             assert sorted(batch.legal_ids[i, :count]) == sorted(ids[:count])
+            if dense:
+                assert np.flatnonzero(batch.action_mask[i]).tolist() == sorted(ids[:count])
             if expected.final is None:
                 assert not terminated[i] and not truncated[i] and rewards[i] == 0
                 continue
@@ -136,3 +140,16 @@ def test_every_game_of_every_row_flags_its_end_and_opens_the_next(
         assert (True, False) in endings  # truncated by the cap
     if options.get("board") == "8x8":
         assert (False, True) in endings  # won and lost
+
+
+@pytest.mark.parametrize("dense", [False, True])
+def test_an_illegal_action_ends_the_murus_gallicus_game_against_the_learner(dense: bool) -> None:
+    env = VectorEnv("murus-gallicus", 2, seat=0, dense_mask=dense)
+    env.reset(seed=3)
+    batch = env._batch
+    assert batch is not None
+    legal = batch.legal_ids[1, : batch.legal_count[1]]
+    illegal = next(a for a in range(env.batched.num_actions) if a not in legal)
+    _, rewards, terminated, truncated, _ = env.step([int(batch.legal_ids[0, 0]), illegal])
+    assert terminated.tolist() == [False, True] and not truncated.any()
+    assert rewards.tolist() == [0.0, -1.0]
