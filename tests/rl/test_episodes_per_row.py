@@ -21,7 +21,7 @@ pytest.importorskip("numba")
 
 from boardlab.core.engine import Kernel, KernelArray
 from boardlab.core.kernel_random import below, next_state
-from boardlab.rl.vector import VectorEnv, seeded_generators
+from boardlab.rl.vector import BatchedGame, VectorEnv, seeded_generators
 
 ROWS = 5
 STEPS = 100
@@ -153,3 +153,21 @@ def test_an_illegal_action_ends_the_murus_gallicus_game_against_the_learner(dens
     _, rewards, terminated, truncated, _ = env.step([int(batch.legal_ids[0, 0]), illegal])
     assert terminated.tolist() == [False, True] and not truncated.any()
     assert rewards.tolist() == [0.0, -1.0]
+
+
+def test_with_no_learner_a_step_plays_only_the_murus_gallicus_moves_given() -> None:
+    batched = BatchedGame("murus-gallicus", 3)
+    batch = batched.init(seed=4)
+    kernel = batched.kernel
+    policy = seeded_generators(4, 3)
+    for _ in range(30):
+        actions = batched.random_actions(batch, policy)
+        expected = []
+        for i in range(3):
+            s = batch.states[i].copy()
+            kernel.apply(kernel.params, s, int(actions[i]))
+            over = kernel.is_over(kernel.params, s)
+            expected.append(kernel.encode(batched.game.new_initial_state()) if over else s)
+        batched.step(batch, actions)
+        for i in range(3):
+            assert (batch.states[i] == expected[i]).all()
