@@ -329,3 +329,16 @@ def test_a_hidden_deployment_is_analysed_in_the_callers_own_view(here: LocalServ
         "turns": [],
     }
     assert ask(here, "open", {"match": match}, south)["main"] == deployment(SOUTH_ZONE)
+
+
+def test_a_record_under_a_kib_costs_only_its_request(tmp_path: Path) -> None:
+    limits = Limits(move_burst=2, moves_per_minute=0.001)
+    with serve_here(tmp_path / "b.sqlite3", limits) as server:
+        statuses = [server.post("/api/analysis/open", {"record": "hello"})[0] for _ in range(3)]
+        assert statuses == [400, 400, 429]
+
+
+def test_play_on_judges_where_the_whole_line_ends_whatever_at_says(here: LocalServer) -> None:
+    source = {"game": "murus-gallicus", "options": {"max_plies": 2}, "start": None}
+    body = {"source": source, "line": LINE[:2], "at": 1, "seat": 0, "bot": "random"}
+    assert refused(here, "play", body) == (409, "the game is over in this position")
