@@ -144,15 +144,17 @@ def test_every_game_of_every_row_flags_its_end_and_opens_the_next(
 
 @pytest.mark.parametrize("dense", [False, True])
 def test_an_illegal_action_ends_the_murus_gallicus_game_against_the_learner(dense: bool) -> None:
-    env = VectorEnv("murus-gallicus", 2, seat=0, dense_mask=dense)
+    env = VectorEnv("murus-gallicus", 3, seat=0, dense_mask=dense)
     env.reset(seed=3)
     batch = env._batch
     assert batch is not None
     legal = batch.legal_ids[1, : batch.legal_count[1]]
     illegal = next(a for a in range(env.batched.num_actions) if a not in legal)
-    _, rewards, terminated, truncated, _ = env.step([int(batch.legal_ids[0, 0]), illegal])
-    assert terminated.tolist() == [False, True] and not truncated.any()
-    assert rewards.tolist() == [0.0, -1.0]
+    # An id that is not legal here, and one past the last id of the game.
+    actions = [int(batch.legal_ids[0, 0]), illegal, env.batched.num_actions]
+    _, rewards, terminated, truncated, _ = env.step(actions)
+    assert terminated.tolist() == [False, True, True] and not truncated.any()
+    assert rewards.tolist() == [0.0, -1.0, -1.0]
 
 
 def test_with_no_learner_a_step_plays_only_the_murus_gallicus_moves_given() -> None:
