@@ -98,6 +98,10 @@ def test_every_game_of_every_row_flags_its_end_and_opens_the_next(
     assert batch is not None
     kernel, encoder = batched.kernel, batched.encoder
     initial = kernel.encode(batched.game.new_initial_state())
+    for i in range(ROWS):  # each first game opened by the bots up to the learner's turn
+        assert batch.current_player[i] == seat
+        opened = encoder.encode(kernel.decode(batch.states[i]), seat)
+        assert observation[i].tobytes() == opened.tobytes()
     policy = seeded_generators(9, ROWS)
     games = np.zeros(ROWS, dtype=np.int64)
     endings: set[tuple[bool, bool]] = set()
