@@ -21,4 +21,6 @@ fi
 .venv/bin/ruff check boardlab tests
 .venv/bin/ruff format --check boardlab tests
 .venv/bin/mypy
-.venv/bin/pytest "$@"
+# Two test processes (pytest-xdist), each file's tests in one of them: the suite's servers,
+# browsers and installs wait on each other's I/O as much as they compute.
+.venv/bin/pytest -n 2 --dist loadfile "$@"
