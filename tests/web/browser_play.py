@@ -91,8 +91,10 @@ def finished(page: Page) -> bool:
 def wait_for(page: Page, condition: str, arg: object = None) -> None:
     """Wait until ``condition`` (a JS function of ``arg``) holds in the page; on timeout, fail
     with what the page shows (its status line and any message it gave)."""
+    # Right after a link is followed the new document may have no body yet: not yet, then.
+    guarded = f"(arg) => document.body !== null && ({condition})(arg)"
     try:
-        page.wait_for_function(condition, arg=arg, timeout=WAIT_MS)
+        page.wait_for_function(guarded, arg=arg, timeout=WAIT_MS)
     except PlaywrightTimeout:
         shows = page.evaluate(
             "() => [document.body.dataset.ply, document.getElementById('status')?.textContent,"
