@@ -303,6 +303,7 @@ class Hub:
             # The store refused: forget the session so it is reloaded as stored.
             self.sessions.pop(session.id, None)
             raise
+        self._keep(session)  # grown by a turn: the bound on turns kept is checked again
         self.start_bot(session)
         self.watch_clock(session)
         self.broadcast(session)

@@ -12,7 +12,11 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
+
+from boardlab.web import hub
 from tests.web.conftest import free_port, start_server
+from tests.web.local import serve_here
 from tests.web.test_api import MURUS_HOT_SEAT, create, turn, wait_for_ply
 
 SERVE = [sys.executable, "-m", "boardlab", "serve"]
@@ -307,3 +311,25 @@ def test_a_start_replays_only_the_matches_whose_bot_is_to_move(tmp_path: Path) -
         assert server.get("/api/health")[1]["live"]["matches"] == 3
     finally:
         server.stop()
+
+
+def test_idle_matches_past_the_bound_on_turns_kept_are_dropped_and_reloaded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Live sessions are bounded by the turns they keep, not only by their count: past the
+    bound the least recently used idle match is dropped, and read back whole when asked for."""
+    monkeypatch.setattr(hub, "LIVE_TURNS", 5)
+    with serve_here(tmp_path / "boardlab.sqlite3") as server:
+        first, (romans, gauls) = create(server, MURUS_HOT_SEAT)  # type: ignore[arg-type]
+        for ply, (token, text) in enumerate(
+            [(romans, "d1-d3"), (gauls, "a7-a5"), (romans, "c1-c3")]
+        ):
+            assert turn(server, first, token, ply % 2, ply, text)[0] == 200  # type: ignore[arg-type]
+        second, (other, _) = create(server, MURUS_HOT_SEAT)  # type: ignore[arg-type]
+        # Four positions of the first match and one of the second: within the bound.
+        assert server.get("/api/health")[1]["live"] == {"matches": 2, "turns": 5}
+        assert turn(server, second, other, 0, 0, "d1-d3")[0] == 200  # type: ignore[arg-type]
+        assert server.get("/api/health")[1]["live"] == {"matches": 1, "turns": 2}
+        view = server.get(f"/api/matches/{first}", gauls)[1]
+        assert [move["turn"] for move in view["moves"]] == ["d1-d3", "a7-a5", "c1-c3"]
+        assert server.get("/api/health")[1]["live"] == {"matches": 1, "turns": 4}
