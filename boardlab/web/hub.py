@@ -50,6 +50,8 @@ from boardlab.web.tokens import seats_held, seats_of
 
 LOG = logging.getLogger("boardlab.web")
 T = TypeVar("T")
+Observer = Callable[[MatchSession, Event], None]
+"""Told of each event this process commits, after it is stored, applied and sent."""
 ACTIVE_SCAN_LIMIT = 1_000_000
 DEFAULT_LIVE_MATCHES = 500
 """How many match sessions are kept in memory by default (``boardlab serve --live-matches``)."""
@@ -136,6 +138,9 @@ class Hub:
     shared fairly between owners."""
     readiness: dict[str, str] = field(default_factory=dict)
     """Each game's bots: ``preparing``, ``ready`` or ``failed`` (``GET /api/health``)."""
+    observers: list[Observer] = field(default_factory=list)
+    """Called with the session and the event after every event this process commits (not for
+    events committed elsewhere): ratings, notifications and playtests follow matches here."""
 
     def __post_init__(self) -> None:
         if self.live_matches < 1:
@@ -307,6 +312,16 @@ class Hub:
         self.start_bot(session)
         self.watch_clock(session)
         self.broadcast(session)
+        self.tell_observers(session, event)
+
+    def tell_observers(self, session: MatchSession, event: Event) -> None:
+        """Call every observer with a committed event; one that fails is logged, and neither
+        the change (already stored and sent) nor the other observers are affected."""
+        for observer in self.observers:
+            try:
+                observer(session, event)
+            except Exception:
+                LOG.exception("match %s: an observer of committed events failed", session.id)
 
     # -- clocks ---------------------------------------------------------------------------
 

@@ -16,8 +16,9 @@ from typing import Any
 from websockets.sync.client import ClientConnection, connect
 
 from boardlab.web.hub import Hub
+from boardlab.web.session import MatchSession
 from boardlab.web.sqlite_store import SqliteStore
-from boardlab.web.store import MatchConfig, SeatConfig
+from boardlab.web.store import Event, MatchConfig, SeatConfig
 from tests.web.conftest import Server, start_server
 from tests.web.rawsocket import (
     OPCODE_CLOSE,
@@ -188,3 +189,39 @@ def test_the_hub_keeps_at_most_its_cap_of_idle_matches(tmp_path: Path) -> None:
     assert kept == ["match00000000002", "match00000000003"]
     assert after == ["match00000000003", "match00000000000"]
     assert reloaded == first
+
+
+def test_observers_hear_each_committed_event_once_and_a_failing_one_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    heard: list[tuple[str, int, str]] = []
+
+    def failing(session: MatchSession, event: Event) -> None:
+        raise RuntimeError("an observer's own bug")
+
+    def listening(session: MatchSession, event: Event) -> None:
+        heard.append((session.id, session.version, event.text))
+
+    async def run() -> int:
+        hub = Hub(SqliteStore(tmp_path / "boardlab.sqlite3"), workers=1)
+        hub.observers.extend([failing, listening])
+        try:
+            seats = (SeatConfig("human", None, "a" * 64), SeatConfig("human", None, "b" * 64))
+            config = MatchConfig("match00000000000", "murus-gallicus", {}, seats, "2026-01-01")
+            session = hub.create(config)
+            for text in ("d1-d3", "d7-d5"):
+                async with session.lock:
+                    await hub.commit(
+                        session, session.check_turn(session.to_move or 0, session.ply, text)
+                    )
+            stored = hub.store.load(config.id)
+            assert stored is not None
+            return len(stored.events)
+        finally:
+            await hub.close()
+            hub.store.close()
+
+    with ThreadPoolExecutor(1) as thread:
+        stored = thread.submit(asyncio.run, run()).result()
+    assert stored == 2
+    assert heard == [("match00000000000", 1, "d1-d3"), ("match00000000000", 2, "d7-d5")]
