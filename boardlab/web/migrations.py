@@ -123,6 +123,33 @@ MIGRATIONS = (
             'REFERENCES matches (id), seat INTEGER NOT NULL, since TEXT COLLATE "C" NOT NULL)',
         ),
     ),
+    Migration(
+        6,
+        "the lobby's open seeks, and accounts' e-mail notification settings",
+        sqlite=(
+            "CREATE TABLE IF NOT EXISTS seeks (id TEXT PRIMARY KEY, token_hash TEXT NOT NULL, "
+            "account_id TEXT, address TEXT NOT NULL, name TEXT NOT NULL, game TEXT NOT NULL, "
+            "options TEXT NOT NULL, clock TEXT NOT NULL, rated INTEGER NOT NULL, "
+            "min_rating INTEGER, max_rating INTEGER, created TEXT NOT NULL, seen TEXT NOT NULL, "
+            "match_id TEXT, seat INTEGER)",
+            "CREATE INDEX IF NOT EXISTS seeks_by_token ON seeks (token_hash)",
+            "CREATE TABLE IF NOT EXISTS notify_settings (account_id TEXT PRIMARY KEY, "
+            "address TEXT NOT NULL, enabled INTEGER NOT NULL, unsubscribe TEXT NOT NULL UNIQUE, "
+            "updated TEXT NOT NULL)",
+        ),
+        postgres=(
+            'CREATE TABLE seeks (id TEXT COLLATE "C" PRIMARY KEY, token_hash TEXT NOT NULL, '
+            'account_id TEXT COLLATE "C", address TEXT NOT NULL, name TEXT NOT NULL, '
+            "game TEXT NOT NULL, options TEXT NOT NULL, clock TEXT NOT NULL, "
+            "rated INTEGER NOT NULL, min_rating INTEGER, max_rating INTEGER, "
+            'created TEXT COLLATE "C" NOT NULL, seen TEXT COLLATE "C" NOT NULL, '
+            'match_id TEXT COLLATE "C", seat INTEGER)',
+            "CREATE INDEX seeks_by_token ON seeks (token_hash)",
+            'CREATE TABLE notify_settings (account_id TEXT COLLATE "C" PRIMARY KEY, '
+            "address TEXT NOT NULL, enabled INTEGER NOT NULL, "
+            'unsubscribe TEXT COLLATE "C" NOT NULL UNIQUE, updated TEXT COLLATE "C" NOT NULL)',
+        ),
+    ),
 )
 LATEST = MIGRATIONS[-1].version
 

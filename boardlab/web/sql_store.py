@@ -21,6 +21,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from boardlab.web.migrations import Run
+from boardlab.web.notifications_store import SqlNotifications
+from boardlab.web.seeks_store import SqlSeeks
 from boardlab.web.store import (
     Account,
     Channel,
@@ -48,7 +50,7 @@ LISTED_COLUMNS = "id, config, status, result, plies, updated, deadline, to_move"
 """The columns of ``matches`` that :func:`listed` reads, in order."""
 
 
-class SqlStore(ABC):
+class SqlStore(SqlSeeks, SqlNotifications, ABC):
     """A :class:`~boardlab.web.store.Store` over a backend's transactions."""
 
     conflicts: tuple[type[Exception], ...]

@@ -17,6 +17,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from boardlab.web.notifications_store import NotificationStore
+from boardlab.web.seeks_store import SeekStore
+
 SeatKind = Literal["human", "invite", "bot"]
 EventKind = Literal[
     "turn", "resign", "takeback", "rematch", "flag", "offer", "decline", "draw", "abort"
@@ -131,7 +134,7 @@ class StoredMatch:
     summary: Summary
 
 
-class Store(Protocol):
+class Store(SeekStore, NotificationStore, Protocol):
     """Where matches live. Every call is durable when it returns."""
 
     def create(self, config: MatchConfig, summary: Summary) -> None:

@@ -41,6 +41,24 @@ TABLES = {
     "account_seats": ("account_id", "match_id", "seat"),
     "chat": ("match_id", "idx", "channel", "seat", "name", "text", "at"),
     "chat_closed": ("match_id", "seat", "since"),
+    "seeks": (
+        "id",
+        "token_hash",
+        "account_id",
+        "address",
+        "name",
+        "game",
+        "options",
+        "clock",
+        "rated",
+        "min_rating",
+        "max_rating",
+        "created",
+        "seen",
+        "match_id",
+        "seat",
+    ),
+    "notify_settings": ("account_id", "address", "enabled", "unsubscribe", "updated"),
 }
 """The tables copied, in the order they are (events refer to matches), with every column of
 the schema's latest step (a test compares them with the schema)."""
@@ -53,6 +71,8 @@ KEYS = {
     "account_seats": ("match_id", "seat"),
     "chat": ("match_id", "idx"),
     "chat_closed": ("match_id",),
+    "seeks": ("id",),
+    "notify_settings": ("account_id",),
 }
 """Each table's key: the order in which rows are copied and compared (by bytes, on both)."""
 OWNERS = {
@@ -64,6 +84,8 @@ OWNERS = {
     "account_seats": ("match_id", "match"),
     "chat": ("match_id", "match"),
     "chat_closed": ("match_id", "match"),
+    "seeks": ("id", "seek"),
+    "notify_settings": ("account_id", "account"),
 }
 """The column naming each row's match or account, by which the rows copied are read back."""
 PROGRESS_ROWS = 10_000
@@ -129,6 +151,7 @@ def _copy(
     owners = {
         "match": ids,
         "account": [row[0] for row in reader.execute("SELECT id FROM accounts")],
+        "seek": [row[0] for row in reader.execute("SELECT id FROM seeks")],
     }
     rows: dict[str, int] = {}
     for table, columns in TABLES.items():

@@ -401,7 +401,9 @@ def test_the_migration_table_records_every_step_once(backend: Backend) -> None:
     backend.open().close()
     rows = backend.query("SELECT version, name FROM schema_migrations ORDER BY version")
     assert rows == [(step.version, step.name) for step in MIGRATIONS]
-    assert [step.version for step in MIGRATIONS] == list(range(1, LATEST + 1))
+    # Steps are numbered in order; numbers reserved for work not yet landed may be missing.
+    versions = [step.version for step in MIGRATIONS]
+    assert versions == sorted(set(versions)) and versions[-1] == LATEST
 
 
 def test_a_store_of_a_newer_boardlab_is_refused(backend: Backend) -> None:
@@ -448,6 +450,8 @@ def test_both_backends_make_the_same_tables(tmp_path: Path, postgres_url: str) -
         "account_sessions",
         "account_seats",
         "chat",
+        "seeks",
+        "notify_settings",
         "chat_closed",
     }
 
