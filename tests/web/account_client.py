@@ -8,18 +8,24 @@ import json
 import secrets
 from dataclasses import dataclass, field
 from email.message import Message
-from typing import Any
-
-from tests.web.conftest import Server
+from typing import Any, Protocol
 
 COOKIE = "boardlab_session"
+
+
+class Reachable(Protocol):
+    """A server on 127.0.0.1 (``conftest.Server`` or ``local.LocalServer``)."""
+
+    @property
+    def port(self) -> int:
+        """Its port."""
 
 
 @dataclass
 class Browser:
     """One browser: the server it talks to, its address, and the session cookie it keeps."""
 
-    server: Server
+    server: Reachable
     address: str = "127.0.0.1"
     cookie: str | None = None
     last_set_cookie: str = ""

@@ -54,6 +54,11 @@ class LocalServer:
 
     url: str
 
+    @property
+    def port(self) -> int:
+        """The port it listens on."""
+        return int(self.url.rstrip("/").rsplit(":", 1)[1])
+
     def get(self, path: str, token: str | None = None) -> tuple[int, Any]:
         """GET ``path`` and decode its JSON answer: (status, data)."""
         return json_request(self.url, "GET", path, None, token)

@@ -1,0 +1,123 @@
+"""The compiled alpha-beta with what it keeps between searches (``ai/search_template.py``): a
+warm transposition table, killers and history change the work, never the value; a win's
+distance survives the table; a deadline stops an iteration at the first check past it.
+
+Small positions and shallow depths, so that the file also runs quickly as plain Python
+(``NUMBA_DISABLE_JIT=1``), which is how the mutation script runs it (docs/testing.md).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+import boardlab
+from boardlab.ai.search import WIN, CompiledSearch, compiled_search
+from boardlab.core.state import State
+from tests.ai.test_search import FORCED_WINS, _kernel_minimax, _random_positions
+
+GAME = boardlab.make("murus-gallicus")
+CHECK_EVERY = 1024
+"""The search reads the clock each time its node count is a multiple of this."""
+
+
+def _search(table_bits: int = 16) -> CompiledSearch:
+    search = compiled_search(GAME, table_bits)
+    assert search is not None
+    return search
+
+
+def _raw(
+    search: CompiledSearch, state: State, depth: int, pvs: bool = True, deadline: float = 0.0
+) -> tuple[bool, int, float, int]:
+    """One iteration of ``depth`` straight on the compiled function, tables as they are, until
+    ``deadline`` (if positive): (finished, best move, value, nodes)."""
+    kernel = search.kernel
+    moves = np.array(state.legal_actions(), dtype=np.int64)
+    finished = search._search(
+        kernel.params,
+        kernel.encode(state),
+        depth,
+        moves,
+        np.zeros(len(moves)),
+        deadline,
+        0,
+        pvs,
+        kernel.max_legal,
+        kernel.game.num_players,
+        search._tt_key,
+        search._tt_move,
+        search._tt_info,
+        search._tt_value,
+        search._killers,
+        search._history,
+        search._out,
+    )
+    out = search._out
+    return bool(finished), int(out[0]), float(out[1]), int(out[2])
+
+
+def _by_root_player(states: list[State]) -> dict[int, list[State]]:
+    found: dict[int, list[State]] = {}
+    for state in states:
+        found.setdefault(state.current_player, []).append(state)
+    return found
+
+
+@pytest.mark.parametrize("pvs", [True, False])
+@pytest.mark.parametrize("table_bits", [16, 3])
+def test_a_warm_table_keeps_every_depth_and_every_position_exact(
+    pvs: bool, table_bits: int
+) -> None:
+    """One searcher per root player, never cleared, searching position after position at
+    depths 1 to 3 (a table of 8 slots keeps overwriting its entries): each value is the plain
+    minimax value, and the move it names has that value."""
+    positions = _random_positions(GAME, 31, 10)
+    for root, states in _by_root_player(positions).items():
+        search = _search(table_bits)
+        for state in states:
+            s = search.kernel.encode(state)
+            moves = state.legal_actions()
+            for depth in (1, 2, 3):
+                result = search.run(s, moves, [0.0] * len(moves), depth, None, None, pvs=pvs)
+                where = (state.position_text(), depth)
+                # A forced result ends the deepening: it is exact at the depth that found it.
+                assert result.depth == depth or abs(result.value) > WIN / 2, where
+                reached = result.depth
+                expected = _kernel_minimax(search, s, reached, root, 0)
+                assert result.value == pytest.approx(expected, abs=1e-9), where
+                child = s.copy()
+                search.kernel.apply(search.kernel.params, child, result.best)
+                chosen = _kernel_minimax(search, child, reached - 1, root, 1)
+                assert chosen == pytest.approx(expected, abs=1e-9), where
+
+
+@pytest.mark.parametrize("text", sorted(FORCED_WINS))
+@pytest.mark.parametrize("pvs", [True, False])
+def test_a_win_in_three_keeps_its_distance_at_every_depth(text: str, pvs: bool) -> None:
+    """Past the depth that finds it, the win is still three decisions away: deeper
+    iterations read the table's entries for the win at other plies than they were stored at."""
+    state = GAME.state_from_text(text)
+    search = _search()
+    for depth in (3, 4, 5):
+        finished, best, value, _ = _raw(search, state, depth, pvs)
+        assert finished
+        assert value == WIN - 3, depth
+        assert state.action_to_str(best) == FORCED_WINS[text], depth
+
+
+@pytest.mark.parametrize("text", sorted(FORCED_WINS))
+def test_the_loser_sees_the_same_distance_from_a_cold_and_a_warm_table(text: str) -> None:
+    state = GAME.state_from_text(text)
+    state.play(FORCED_WINS[text])
+    search = _search()
+    values = [_raw(search, state, depth)[2] for depth in (2, 3, 4, 2)]
+    assert values == [-(WIN - 2)] * 4
+
+
+def test_a_deadline_passed_stops_the_iteration_at_the_first_check() -> None:
+    finished, _, _, nodes = _raw(_search(), GAME.new_initial_state(), 4, deadline=1e-9)
+    assert not finished
+    assert nodes == CHECK_EVERY
