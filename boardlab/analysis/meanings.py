@@ -52,6 +52,24 @@ PLAIN = {
         "point of no return",
         "share of the game after which the winner leads for good: low is decided early",
     ),
+    "threshold": (
+        "decisiveness threshold",
+        "the best evaluation a seat that did not win reached: a lead up to this can be lost",
+    ),
+    "kingmaking": (
+        "kingmaking",
+        "3-5 seats: share of won games whose winner got the lead for good from a move of a "
+        "seat then last and losing",
+    ),
+    "eliminated": (
+        "seats knocked out early",
+        "3-5 seats: losing seats per game with no turn in the last round: out before the end",
+    ),
+    "uniformity": (
+        "outcome uniformity",
+        "1 minus the spread of each seat's result (win +1, draw 0, loss -1): 0 when results "
+        "vary most, 1 when every game ends alike",
+    ),
     "stability": ("evaluation swings", "variance of each seat's evaluation: low is stable"),
     "coverage": ("board used", "share of the cells that ever held a piece (in snapshots)"),
     "margin": ("score margin", "the difference of the scores, in scored games"),

@@ -112,6 +112,35 @@ DEFINITIONS = (
         "the table gives their means over games",
     ),
     (
+        "outcome uniformity",
+        "Ludii's: 1 - the mean over seats of the variance over games of the seat's result "
+        "(win +1, draw 0, loss -1), with a percentile bootstrap interval (1,000 resamples of "
+        "the games); 0 when each seat wins or loses half its games, 1 when every game ends "
+        "alike for each seat",
+    ),
+    (
+        "draws by how the game ended",
+        "per seat, its draws and shared places counted by termination (repetition, a cap, ...)",
+    ),
+    (
+        "decisiveness threshold",
+        "Ludii's: per game with one winner, the highest evaluation any other seat reached; the "
+        "table gives its mean over games. A lead up to it has been lost",
+    ),
+    (
+        "kingmaking",
+        "3-5 seats, games with one winner: the decision after which the winner leads at every "
+        "later decision was played by a seat that lost and was strictly last in evaluation "
+        "before it (a seat out of the running decided who wins); share of the games with a "
+        "winner, Wilson interval",
+    ),
+    (
+        "seats knocked out early",
+        "3-5 seats: per game, the losing seats that started none of the game's last K turns "
+        "(K seats; every seat still in play has one of them): eliminated before the final "
+        "round",
+    ),
+    (
         "drama",
         "max over decisions of (best evaluation - winner's evaluation): how far behind "
         "the eventual winner was",
@@ -195,6 +224,7 @@ def _outcome_section(series: Sequence[dict[str, Any]]) -> str:
                 str(s["losses"]),
                 _fmt(s["win_rate"], True),
                 _fmt(s["decided_share"], True),
+                _draw_types(s.get("draw_types", {})),
             ]
             for s in result["seats"]
         ]
@@ -212,9 +242,11 @@ def _outcome_section(series: Sequence[dict[str, Any]]) -> str:
                     "losses",
                     "wins of all games",
                     f"wins of the {result['decided']} with a winner (fair {1 / len(rows):.0%})",
+                    "draws by end",
                 ],
                 rows,
             )
+            + _uniformity(result.get("uniformity"))
         )
         if len(result["players"]) > 1:
             parts.append(
@@ -224,6 +256,23 @@ def _outcome_section(series: Sequence[dict[str, Any]]) -> str:
                 )
             )
     return "".join(parts)
+
+
+def _draw_types(kinds: dict[str, int]) -> str:
+    """A seat's draws by termination, ``repetition 3, ply cap 2`` (most first); — for none."""
+    found = sorted(kinds.items(), key=lambda item: (-item[1], item[0]))
+    return ", ".join(f"{termination_name(k)} {v}" for k, v in found) or "—"
+
+
+def _uniformity(estimate: dict[str, float] | None) -> str:
+    """The outcome uniformity line under a series' outcome table."""
+    if estimate is None:
+        return ""
+    name, meaning = PLAIN["uniformity"]
+    return (
+        f"<p>{escape(name.capitalize())} {_fmt(estimate, False)} (bootstrap 95% interval over "
+        f"games): {escape(meaning)}.</p>"
+    )
 
 
 def _metric_table(series: Sequence[dict[str, Any]]) -> str:

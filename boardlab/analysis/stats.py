@@ -174,3 +174,27 @@ def detectable_effect(n: int) -> float:
     """The smallest difference of two means, in standard deviations (Cohen's d), that
     comparing two samples of ``n`` games sees with 80% power at 5% (normal approximation)."""
     return _reach(n / 2) if n else math.nan
+
+
+BOOTSTRAP_RESAMPLES = 1000
+"""Resamples of a bootstrap interval: enough for the 2.5% and 97.5% points to a point or so."""
+
+
+def bootstrap_uniformity(utilities: Sequence[Sequence[float]]) -> Estimate:
+    """Outcome uniformity (``1 - mean_s var_g u[g][s]``) of games' per-seat results ``u`` with
+    a percentile bootstrap 95% interval over games (seeded: the same games give the same
+    interval). A function of the whole sample, not a mean per game, so no t interval."""
+    table = np.asarray(utilities, dtype=np.float64)
+    n = len(table)
+
+    def uniformity(rows: np.ndarray) -> np.ndarray:
+        # rows: (resamples, games, seats); the population variance per seat, meaned over seats.
+        return np.asarray(1.0 - rows.var(axis=1).mean(axis=-1))
+
+    value = float(uniformity(table[np.newaxis])[0])
+    rng = np.random.default_rng(0)
+    found = []
+    for _ in range(0, BOOTSTRAP_RESAMPLES, 100):
+        found.append(uniformity(table[rng.integers(0, n, size=(100, n))]))
+    low, high = np.percentile(np.concatenate(found), [2.5, 97.5])
+    return Estimate(value, float(low), float(high), n)

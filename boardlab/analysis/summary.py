@@ -16,7 +16,7 @@ from typing import Any
 
 from scipy import stats
 
-from boardlab.analysis import metrics
+from boardlab.analysis import metrics, seat_metrics
 from boardlab.analysis.headlines import headlines
 from boardlab.analysis.lab import LabConfig, Series
 from boardlab.analysis.seat_edge import compare_edges, edge
@@ -26,6 +26,7 @@ from boardlab.analysis.stats import (
     Estimate,
     adjust,
     beats,
+    bootstrap_uniformity,
     compare_means,
     compare_proportions,
     mean,
@@ -132,7 +133,26 @@ METRICS = (
         lambda t: metrics.idle_share(t.seats, t.results),
         True,
     ),
+    Metric(
+        "kingmaking",
+        "kingmaking (3-5 seats: a losing last seat set the winner's lead)",
+        "rate",
+        lambda t: seat_metrics.kingmade(t.seats, t.eval_rows(), t.results),
+        True,
+    ),
+    Metric(
+        "eliminated",
+        "seats knocked out before the last round (3-5 seats)",
+        "mean",
+        lambda t: seat_metrics.eliminated(t.seats, t.turn_start, t.results),
+    ),
     Metric("drama", "drama (winner's deepest deficit)", "mean", _drama),
+    Metric(
+        "threshold",
+        "decisiveness threshold (best evaluation of a seat that did not win)",
+        "mean",
+        lambda t: seat_metrics.decisiveness_threshold(t.eval_rows(), t.results),
+    ),
     Metric("decisiveness", "decided after (share of game)", "mean", _decisiveness, True),
     Metric("stability", "evaluation variance", "mean", lambda t: metrics.stability(t.eval_rows())),
     Metric(
@@ -210,16 +230,21 @@ def outcome(traces: Sequence[GameTrace], seats: Sequence[str]) -> dict[str, Any]
     table = [Counter(t.results[s] for t in traces) for s in range(len(seats))]
     wins = [row["win"] for row in table]
     decided = sum(metrics.winner(t.results) is not None for t in traces)
+    draw_types = [
+        dict(sorted(Counter(t.termination for t in traces if t.results[s] == "draw").items()))
+        for s in range(len(seats))
+    ]
     per_seat = [
         {
             "seat": name,
             "wins": row["win"],
             "draws": row["draw"],
             "losses": row["loss"],
+            "draw_types": kinds,
             "win_rate": proportion(row["win"], n).to_json(),
             "decided_share": proportion(row["win"], decided).to_json(),
         }
-        for name, row in zip(seats, table, strict=True)
+        for name, row, kinds in zip(seats, table, draw_types, strict=True)
     ]
     players: Counter[str] = Counter()
     games: Counter[str] = Counter()
@@ -236,8 +261,18 @@ def outcome(traces: Sequence[GameTrace], seats: Sequence[str]) -> dict[str, Any]
             spec: proportion(players[spec], games[spec]).to_json() for spec in sorted(games)
         },
         "seat_balance_p": round(seat_balance(wins), 6),
+        "uniformity": uniformity(traces),
         "terminations": dict(sorted(Counter(t.termination for t in traces).items())),
     }
+
+
+def uniformity(traces: Sequence[GameTrace]) -> dict[str, float | int] | None:
+    """Outcome uniformity of the games (see :data:`seat_metrics.UTILITY`) with its bootstrap
+    95% interval; None without games."""
+    if not traces:
+        return None
+    rows = [[seat_metrics.UTILITY[r] for r in t.results] for t in traces]
+    return bootstrap_uniformity(rows).to_json()
 
 
 def summarize_series(
