@@ -124,6 +124,62 @@ MIGRATIONS = (
         ),
     ),
     Migration(
+        5,
+        "playtests: their matches and variants, open seats, survey answers, refused turns, "
+        "bot self-play",
+        sqlite=(
+            "CREATE TABLE IF NOT EXISTS playtests (id TEXT PRIMARY KEY, game TEXT NOT NULL, "
+            "settings TEXT NOT NULL, token_hash TEXT NOT NULL, account_id TEXT, "
+            "created TEXT NOT NULL, ends TEXT NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS playtests_by_account ON playtests (account_id)",
+            "CREATE TABLE IF NOT EXISTS playtest_matches (match_id TEXT PRIMARY KEY "
+            "REFERENCES matches (id), playtest_id TEXT NOT NULL REFERENCES playtests (id), "
+            "variant INTEGER NOT NULL, created TEXT NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS playtest_matches_by_playtest "
+            "ON playtest_matches (playtest_id)",
+            "CREATE TABLE IF NOT EXISTS playtest_waiting (match_id TEXT NOT NULL "
+            "REFERENCES matches (id), seat INTEGER NOT NULL, playtest_id TEXT NOT NULL "
+            "REFERENCES playtests (id), since TEXT NOT NULL, PRIMARY KEY (match_id, seat))",
+            "CREATE TABLE IF NOT EXISTS playtest_answers (match_id TEXT NOT NULL "
+            "REFERENCES matches (id), seat INTEGER NOT NULL, playtest_id TEXT NOT NULL "
+            "REFERENCES playtests (id), scores TEXT NOT NULL, text TEXT NOT NULL, "
+            "at TEXT NOT NULL, PRIMARY KEY (match_id, seat))",
+            "CREATE TABLE IF NOT EXISTS playtest_refusals (match_id TEXT NOT NULL "
+            "REFERENCES matches (id), idx INTEGER NOT NULL, seat INTEGER NOT NULL, "
+            "ply INTEGER NOT NULL, turn TEXT NOT NULL, reason TEXT NOT NULL, at TEXT NOT NULL, "
+            "PRIMARY KEY (match_id, idx))",
+            "CREATE TABLE IF NOT EXISTS playtest_bots (playtest_id TEXT NOT NULL "
+            "REFERENCES playtests (id), variant INTEGER NOT NULL, result TEXT NOT NULL, "
+            "at TEXT NOT NULL, PRIMARY KEY (playtest_id, variant))",
+        ),
+        postgres=(
+            'CREATE TABLE playtests (id TEXT COLLATE "C" PRIMARY KEY, game TEXT NOT NULL, '
+            'settings TEXT NOT NULL, token_hash TEXT NOT NULL, account_id TEXT COLLATE "C", '
+            'created TEXT COLLATE "C" NOT NULL, ends TEXT COLLATE "C" NOT NULL)',
+            "CREATE INDEX playtests_by_account ON playtests (account_id)",
+            'CREATE TABLE playtest_matches (match_id TEXT COLLATE "C" PRIMARY KEY '
+            'REFERENCES matches (id), playtest_id TEXT COLLATE "C" NOT NULL '
+            'REFERENCES playtests (id), variant INTEGER NOT NULL, created TEXT COLLATE "C" '
+            "NOT NULL)",
+            "CREATE INDEX playtest_matches_by_playtest ON playtest_matches (playtest_id)",
+            'CREATE TABLE playtest_waiting (match_id TEXT COLLATE "C" NOT NULL '
+            'REFERENCES matches (id), seat INTEGER NOT NULL, playtest_id TEXT COLLATE "C" '
+            'NOT NULL REFERENCES playtests (id), since TEXT COLLATE "C" NOT NULL, '
+            "PRIMARY KEY (match_id, seat))",
+            'CREATE TABLE playtest_answers (match_id TEXT COLLATE "C" NOT NULL '
+            'REFERENCES matches (id), seat INTEGER NOT NULL, playtest_id TEXT COLLATE "C" '
+            "NOT NULL REFERENCES playtests (id), scores TEXT NOT NULL, text TEXT NOT NULL, "
+            'at TEXT COLLATE "C" NOT NULL, PRIMARY KEY (match_id, seat))',
+            'CREATE TABLE playtest_refusals (match_id TEXT COLLATE "C" NOT NULL '
+            "REFERENCES matches (id), idx INTEGER NOT NULL, seat INTEGER NOT NULL, "
+            "ply INTEGER NOT NULL, turn TEXT NOT NULL, reason TEXT NOT NULL, "
+            'at TEXT COLLATE "C" NOT NULL, PRIMARY KEY (match_id, idx))',
+            'CREATE TABLE playtest_bots (playtest_id TEXT COLLATE "C" NOT NULL '
+            "REFERENCES playtests (id), variant INTEGER NOT NULL, result TEXT NOT NULL, "
+            'at TEXT COLLATE "C" NOT NULL, PRIMARY KEY (playtest_id, variant))',
+        ),
+    ),
+    Migration(
         6,
         "the lobby's open seeks, and accounts' e-mail notification settings",
         sqlite=(

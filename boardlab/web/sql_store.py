@@ -22,6 +22,7 @@ from typing import Any
 
 from boardlab.web.migrations import Run
 from boardlab.web.notifications_store import SqlNotifications
+from boardlab.web.playtest_store import SqlPlaytests
 from boardlab.web.seeks_store import SqlSeeks
 from boardlab.web.store import (
     Account,
@@ -50,7 +51,7 @@ LISTED_COLUMNS = "id, config, status, result, plies, updated, deadline, to_move"
 """The columns of ``matches`` that :func:`listed` reads, in order."""
 
 
-class SqlStore(SqlSeeks, SqlNotifications, ABC):
+class SqlStore(SqlPlaytests, SqlSeeks, SqlNotifications, ABC):
     """A :class:`~boardlab.web.store.Store` over a backend's transactions."""
 
     conflicts: tuple[type[Exception], ...]

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from boardlab.web.notifications_store import NotificationStore
+from boardlab.web.playtest_store import PlaytestStore
 from boardlab.web.seeks_store import SeekStore
 
 SeatKind = Literal["human", "invite", "bot"]
@@ -134,7 +135,7 @@ class StoredMatch:
     summary: Summary
 
 
-class Store(SeekStore, NotificationStore, Protocol):
+class Store(PlaytestStore, SeekStore, NotificationStore, Protocol):
     """Where matches live. Every call is durable when it returns."""
 
     def create(self, config: MatchConfig, summary: Summary) -> None:

@@ -59,6 +59,12 @@ TABLES = {
         "seat",
     ),
     "notify_settings": ("account_id", "address", "enabled", "unsubscribe", "updated"),
+    "playtests": ("id", "game", "settings", "token_hash", "account_id", "created", "ends"),
+    "playtest_matches": ("match_id", "playtest_id", "variant", "created"),
+    "playtest_waiting": ("match_id", "seat", "playtest_id", "since"),
+    "playtest_answers": ("match_id", "seat", "playtest_id", "scores", "text", "at"),
+    "playtest_refusals": ("match_id", "idx", "seat", "ply", "turn", "reason", "at"),
+    "playtest_bots": ("playtest_id", "variant", "result", "at"),
 }
 """The tables copied, in the order they are (events refer to matches), with every column of
 the schema's latest step (a test compares them with the schema)."""
@@ -73,6 +79,12 @@ KEYS = {
     "chat_closed": ("match_id",),
     "seeks": ("id",),
     "notify_settings": ("account_id",),
+    "playtests": ("id",),
+    "playtest_matches": ("match_id",),
+    "playtest_waiting": ("match_id", "seat"),
+    "playtest_answers": ("match_id", "seat"),
+    "playtest_refusals": ("match_id", "idx"),
+    "playtest_bots": ("playtest_id", "variant"),
 }
 """Each table's key: the order in which rows are copied and compared (by bytes, on both)."""
 OWNERS = {
@@ -86,8 +98,14 @@ OWNERS = {
     "chat_closed": ("match_id", "match"),
     "seeks": ("id", "seek"),
     "notify_settings": ("account_id", "account"),
+    "playtests": ("id", "playtest"),
+    "playtest_matches": ("match_id", "match"),
+    "playtest_waiting": ("match_id", "match"),
+    "playtest_answers": ("match_id", "match"),
+    "playtest_refusals": ("match_id", "match"),
+    "playtest_bots": ("playtest_id", "playtest"),
 }
-"""The column naming each row's match or account, by which the rows copied are read back."""
+"""The column naming the match, account or playtest of each row: how copied rows are read back."""
 PROGRESS_ROWS = 10_000
 """Progress is told at most every this many rows, and only for tables at least this long."""
 
@@ -151,6 +169,7 @@ def _copy(
     owners = {
         "match": ids,
         "account": [row[0] for row in reader.execute("SELECT id FROM accounts")],
+        "playtest": [row[0] for row in reader.execute("SELECT id FROM playtests")],
         "seek": [row[0] for row in reader.execute("SELECT id FROM seeks")],
     }
     rows: dict[str, int] = {}

@@ -453,6 +453,12 @@ def test_both_backends_make_the_same_tables(tmp_path: Path, postgres_url: str) -
         "seeks",
         "notify_settings",
         "chat_closed",
+        "playtests",
+        "playtest_matches",
+        "playtest_waiting",
+        "playtest_answers",
+        "playtest_refusals",
+        "playtest_bots",
     }
 
 
