@@ -124,6 +124,68 @@ MIGRATIONS = (
         ),
     ),
     Migration(
+        4,
+        "human ratings, their history, and the archive of finished and imported games",
+        sqlite=(
+            "CREATE TABLE IF NOT EXISTS ratings (account_id TEXT NOT NULL, game TEXT NOT NULL, "
+            "speed TEXT NOT NULL, mu REAL NOT NULL, sigma REAL NOT NULL, "
+            "games INTEGER NOT NULL, updated TEXT NOT NULL, PRIMARY KEY (account_id, game, speed))",
+            "CREATE TABLE IF NOT EXISTS rating_changes (account_id TEXT NOT NULL, "
+            "match_id TEXT NOT NULL, game TEXT NOT NULL, speed TEXT NOT NULL, at TEXT NOT NULL, "
+            "mu REAL NOT NULL, sigma REAL NOT NULL, games INTEGER NOT NULL, "
+            "PRIMARY KEY (account_id, match_id))",
+            "CREATE INDEX IF NOT EXISTS rating_changes_by_time ON rating_changes (account_id, at)",
+            "CREATE TABLE IF NOT EXISTS rated_matches (match_id TEXT PRIMARY KEY, "
+            "at TEXT NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS archive_games (id TEXT PRIMARY KEY, game TEXT NOT NULL, "
+            "ended TEXT NOT NULL, result TEXT NOT NULL, clock TEXT NOT NULL, "
+            "rated INTEGER NOT NULL, plies INTEGER NOT NULL, imported_by TEXT, record TEXT)",
+            "CREATE INDEX IF NOT EXISTS archive_games_by_end ON archive_games (ended, id)",
+            "CREATE INDEX IF NOT EXISTS archive_games_by_game ON archive_games (game, ended, id)",
+            "CREATE TABLE IF NOT EXISTS archive_players (game_id TEXT NOT NULL "
+            "REFERENCES archive_games (id), seat INTEGER NOT NULL, account_id TEXT, "
+            "player TEXT NOT NULL, result TEXT NOT NULL, ended TEXT NOT NULL, "
+            "PRIMARY KEY (game_id, seat))",
+            "CREATE INDEX IF NOT EXISTS archive_players_by_account "
+            "ON archive_players (account_id, ended, game_id)",
+            "CREATE TABLE IF NOT EXISTS archive_options (game_id TEXT NOT NULL "
+            "REFERENCES archive_games (id), key TEXT NOT NULL, value TEXT NOT NULL, "
+            "PRIMARY KEY (game_id, key))",
+            "CREATE INDEX IF NOT EXISTS archive_options_by_value "
+            "ON archive_options (key, value, game_id)",
+        ),
+        postgres=(
+            'CREATE TABLE ratings (account_id TEXT COLLATE "C" NOT NULL, game TEXT NOT NULL, '
+            "speed TEXT NOT NULL, mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL, "
+            'games INTEGER NOT NULL, updated TEXT COLLATE "C" NOT NULL, '
+            "PRIMARY KEY (account_id, game, speed))",
+            'CREATE TABLE rating_changes (account_id TEXT COLLATE "C" NOT NULL, '
+            'match_id TEXT COLLATE "C" NOT NULL, game TEXT NOT NULL, speed TEXT NOT NULL, '
+            'at TEXT COLLATE "C" NOT NULL, mu DOUBLE PRECISION NOT NULL, '
+            "sigma DOUBLE PRECISION NOT NULL, games INTEGER NOT NULL, "
+            "PRIMARY KEY (account_id, match_id))",
+            "CREATE INDEX rating_changes_by_time ON rating_changes (account_id, at)",
+            'CREATE TABLE rated_matches (match_id TEXT COLLATE "C" PRIMARY KEY, '
+            'at TEXT COLLATE "C" NOT NULL)',
+            'CREATE TABLE archive_games (id TEXT COLLATE "C" PRIMARY KEY, '
+            'game TEXT COLLATE "C" NOT NULL, ended TEXT COLLATE "C" NOT NULL, '
+            "result TEXT NOT NULL, clock TEXT NOT NULL, rated INTEGER NOT NULL, "
+            "plies INTEGER NOT NULL, imported_by TEXT, record TEXT)",
+            "CREATE INDEX archive_games_by_end ON archive_games (ended, id)",
+            "CREATE INDEX archive_games_by_game ON archive_games (game, ended, id)",
+            'CREATE TABLE archive_players (game_id TEXT COLLATE "C" NOT NULL '
+            "REFERENCES archive_games (id), seat INTEGER NOT NULL, "
+            'account_id TEXT COLLATE "C", player TEXT NOT NULL, result TEXT NOT NULL, '
+            'ended TEXT COLLATE "C" NOT NULL, PRIMARY KEY (game_id, seat))',
+            "CREATE INDEX archive_players_by_account "
+            "ON archive_players (account_id, ended, game_id)",
+            'CREATE TABLE archive_options (game_id TEXT COLLATE "C" NOT NULL '
+            'REFERENCES archive_games (id), key TEXT COLLATE "C" NOT NULL, '
+            'value TEXT COLLATE "C" NOT NULL, PRIMARY KEY (game_id, key))',
+            "CREATE INDEX archive_options_by_value ON archive_options (key, value, game_id)",
+        ),
+    ),
+    Migration(
         5,
         "playtests: their matches and variants, open seats, survey answers, refused turns, "
         "bot self-play",

@@ -20,9 +20,11 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+from boardlab.web.archive_store import SqlArchive, forget_account
 from boardlab.web.migrations import Run
 from boardlab.web.notifications_store import SqlNotifications
 from boardlab.web.playtest_store import SqlPlaytests
+from boardlab.web.player_ratings_store import SqlRatings
 from boardlab.web.seeks_store import SqlSeeks
 from boardlab.web.store import (
     Account,
@@ -51,7 +53,7 @@ LISTED_COLUMNS = "id, config, status, result, plies, updated, deadline, to_move"
 """The columns of ``matches`` that :func:`listed` reads, in order."""
 
 
-class SqlStore(SqlPlaytests, SqlSeeks, SqlNotifications, ABC):
+class SqlStore(SqlRatings, SqlArchive, SqlPlaytests, SqlSeeks, SqlNotifications, ABC):
     """A :class:`~boardlab.web.store.Store` over a backend's transactions."""
 
     conflicts: tuple[type[Exception], ...]
@@ -203,6 +205,7 @@ class SqlStore(SqlPlaytests, SqlSeeks, SqlNotifications, ABC):
         with self._transaction() as run:
             run("DELETE FROM account_seats WHERE account_id = ?", (account_id,))
             run("DELETE FROM account_sessions WHERE account_id = ?", (account_id,))
+            forget_account(run, account_id)
             run("DELETE FROM accounts WHERE id = ?", (account_id,))
 
     def open_session(self, digest: str, account_id: str, when: str, since: str) -> None:
@@ -356,16 +359,17 @@ def config_text(config: MatchConfig) -> str:
     for seat, kept in zip(config.seats, seats, strict=True):
         if seat.claimed:
             kept["claimed"] = True  # written only when true: older rows stay as they were
-    return json.dumps(
-        {
-            "options": config.options,
-            "seats": seats,
-            "game": config.game,
-            "id": config.id,
-            "created": config.created,
-            "clock": config.clock,
-        }
-    )
+    data: dict[str, Any] = {
+        "options": config.options,
+        "seats": seats,
+        "game": config.game,
+        "id": config.id,
+        "created": config.created,
+        "clock": config.clock,
+    }
+    if config.rated:
+        data["rated"] = True  # written only when true: older rows read as casual
+    return json.dumps(data)
 
 
 def config_from_text(text: str) -> MatchConfig:
@@ -379,7 +383,10 @@ def config_from_text(text: str) -> MatchConfig:
     clock = data.get("clock", "")
     if not isinstance(clock, str):
         raise TypeError("the time control is not text")
-    return MatchConfig(data["id"], data["game"], data["options"], seats, data["created"], clock)
+    rated = data.get("rated", False) is True
+    return MatchConfig(
+        data["id"], data["game"], data["options"], seats, data["created"], clock, rated
+    )
 
 
 def listed(

@@ -17,8 +17,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from boardlab.web.archive_store import ArchiveStore
 from boardlab.web.notifications_store import NotificationStore
 from boardlab.web.playtest_store import PlaytestStore
+from boardlab.web.player_ratings_store import RatingStore
 from boardlab.web.seeks_store import SeekStore
 
 SeatKind = Literal["human", "invite", "bot"]
@@ -58,7 +60,8 @@ class SeatConfig:
 @dataclass(frozen=True)
 class MatchConfig:
     """What a match is made from: the game, every option in force as text, the seats, and
-    the time control as ``boardlab.web.clock.TimeControl`` writes it (empty: no clock)."""
+    the time control as ``boardlab.web.clock.TimeControl`` writes it (empty: no clock);
+    ``rated`` when its end changes its players' ratings (``boardlab.web.player_ratings``)."""
 
     id: str
     game: str
@@ -66,6 +69,7 @@ class MatchConfig:
     seats: tuple[SeatConfig, ...]
     created: str
     clock: str = ""
+    rated: bool = False
 
 
 @dataclass(frozen=True)
@@ -135,7 +139,7 @@ class StoredMatch:
     summary: Summary
 
 
-class Store(PlaytestStore, SeekStore, NotificationStore, Protocol):
+class Store(RatingStore, ArchiveStore, PlaytestStore, SeekStore, NotificationStore, Protocol):
     """Where matches live. Every call is durable when it returns."""
 
     def create(self, config: MatchConfig, summary: Summary) -> None:
