@@ -20,7 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from boardlab.core.render_model import SPECTATOR
 from boardlab.render.svg import render_svg
-from boardlab.web import accounts, analysis, api, chat, seating
+from boardlab.web import accounts, analysis, api, chat, seating, seeks
 from boardlab.web.access_log import AccessLog
 from boardlab.web.catalogue import build_catalogue
 from boardlab.web.client_limits import ClientLimits
@@ -30,6 +30,7 @@ from boardlab.web.limits import Limits, RateLimiter
 from boardlab.web.live import match_socket
 from boardlab.web.origin import CrossSiteGuard
 from boardlab.web.rules import rules_page
+from boardlab.web.seeks_live import seeks_socket
 from boardlab.web.store import StoreUnavailable
 from boardlab.web.stores import open_store
 
@@ -224,6 +225,10 @@ def create_app(
         ),
         Route("/api/matches/{match_id}/claim", seating.post_claim, methods=["POST"]),
         Route("/api/mine", seating.post_mine, methods=["POST"]),
+        Route("/api/seeks", seeks.list_seeks, methods=["GET"]),
+        Route("/api/seeks", seeks.post_seek, methods=["POST"]),
+        Route("/api/seeks/withdraw", seeks.post_withdraw, methods=["POST"]),
+        Route("/api/seeks/{seek_id}/accept", seeks.post_accept, methods=["POST"]),
         Route("/api/account", accounts.get_account),
         Route("/api/account/signup", accounts.post_signup, methods=["POST"]),
         Route("/api/account/signin", accounts.post_signin, methods=["POST"]),
@@ -235,6 +240,7 @@ def create_app(
         Route("/api/analysis/evaluate", analysis.post_evaluate, methods=["POST"]),
         Route("/api/analysis/play", analysis.post_play, methods=["POST"]),
         WebSocketRoute("/ws/matches/{match_id}", match_socket),
+        WebSocketRoute("/ws/seeks", seeks_socket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     return Starlette(

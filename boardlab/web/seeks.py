@@ -1,0 +1,185 @@
+"""Finding an opponent: post a seek to the lobby, or accept one and the match starts for both.
+
+A seek names a two-player game with its options, a time control, rated or casual and, for a
+rated seek, the range of ratings it is open to. Everything is checked as a new match's request
+is (``creation.py``), before anything is stored. Posting answers with the seek's secret token:
+the page keeps the seek alive over ``/ws/seeks`` (``seeks_live.py``) and, once someone accepts
+it, that token is the poster's seat token in the new match. Accepting takes the seek in the
+store (of two accepts, even through two server processes, exactly one gets it), makes the match
+with the poster in a random seat, and answers with the accepter's token; the poster's page is
+told over its websocket. Seats are held by their tokens and, for a signed-in player, by the
+account too.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from boardlab.core.options import SEED
+from boardlab.web.account_cookie import signed_in
+from boardlab.web.api import _count, _hub
+from boardlab.web.clock import time_control
+from boardlab.web.creation import make_game
+from boardlab.web.errors import ApiError
+from boardlab.web.hub import now
+from boardlab.web.limits import request_key
+from boardlab.web.requests import MATCH_ID_PATTERN, check_tokens, json_body
+from boardlab.web.seeks_live import live_since, seek_board, seek_entry
+from boardlab.web.seeks_store import Seek
+from boardlab.web.store import MatchConfig, SeatConfig
+from boardlab.web.tokens import new_match_id, new_token, token_hash
+
+SEEKS_PER_ADDRESS = 3
+SEEKS_PER_ACCOUNT = 3
+MAX_SEEKS = 500
+"""Open seeks on the server at most (every lobby page lists them all)."""
+MIN_RATING, MAX_RATING = 0, 4000
+GUEST = "Guest"
+GONE = "this seek was just taken or withdrawn"
+
+
+def _rating(body: dict[str, Any], key: str) -> int | None:
+    value = body.get(key)
+    if value is None:
+        return None
+    if (
+        not isinstance(value, int)
+        or isinstance(value, bool)
+        or not MIN_RATING <= value <= MAX_RATING
+    ):
+        raise ApiError(400, f"'{key}' must be null or a rating from {MIN_RATING} to {MAX_RATING}")
+    return value
+
+
+def seek_fields(
+    body: dict[str, Any],
+) -> tuple[str, dict[str, str], str, bool, int | None, int | None]:
+    """The game, options, time control, rated flag and rating range of a seek request, each
+    checked (400 with the reason)."""
+    game = make_game(body.get("game"), body.get("options", {}), 2)
+    if game.num_players != 2:
+        raise ApiError(400, "a seek is for a game of two players")
+    options = dict(game.option_items())
+    if SEED not in (body.get("options") or {}):
+        options.pop(SEED, None)  # each match it makes gets a fresh seed
+    clock = time_control(body.get("clock")).text
+    rated = body.get("rated", False)
+    if not isinstance(rated, bool):
+        raise ApiError(400, "'rated' must be true or false")
+    low, high = _rating(body, "min_rating"), _rating(body, "max_rating")
+    if (low is not None or high is not None) and not rated:
+        raise ApiError(400, "a rating range is only for rated seeks")
+    if low is not None and high is not None and low > high:
+        raise ApiError(400, "'min_rating' must not be above 'max_rating'")
+    return game.id, options, clock, rated, low, high
+
+
+async def post_seek(request: Request) -> Response:
+    """``POST /api/seeks`` ``{game, options, clock, rated, min_rating, max_rating}``: a new
+    seek (201 with its id and secret token)."""
+    _count(request, "creations")
+    body = await json_body(request)
+    game, options, clock, rated, low, high = seek_fields(body)
+    account = signed_in(request, now())
+    if rated and account is None:
+        raise ApiError(401, "sign in to post a rated seek: ratings belong to accounts")
+    hub = _hub(request)
+    address = request_key(request)
+    by_address, by_account, total = hub.store.seek_counts(address, account.id if account else None)
+    if by_address >= SEEKS_PER_ADDRESS or (account and by_account >= SEEKS_PER_ACCOUNT):
+        raise ApiError(429, f"you have {SEEKS_PER_ADDRESS} seeks open already: withdraw one first")
+    if total >= MAX_SEEKS:
+        raise ApiError(503, "the lobby is full of seeks right now; try again soon")
+    token = new_token()
+    when = now()
+    seek = Seek(
+        new_match_id(),
+        token_hash(token),
+        account.id if account else None,
+        address,
+        account.name if account else GUEST,
+        game,
+        options,
+        clock,
+        rated,
+        low,
+        high,
+        when,
+        when,
+    )
+    hub.store.add_seek(seek)
+    seek_board(request.app.state).changed()
+    return JSONResponse({"id": seek.id, "token": token, "seek": seek_entry(seek)}, status_code=201)
+
+
+async def list_seeks(request: Request) -> Response:
+    """``GET /api/seeks``: the open seeks (the lobby's websocket sends the same list)."""
+    return JSONResponse({"seeks": seek_board(request.app.state).listing()})
+
+
+def _open_seek(request: Request) -> Seek:
+    seek_id = str(request.path_params["seek_id"])
+    if MATCH_ID_PATTERN.fullmatch(seek_id):
+        for seek in _hub(request).store.open_seeks(live_since()):
+            if seek.id == seek_id:
+                return seek
+    raise ApiError(404, GONE)
+
+
+async def post_accept(request: Request) -> Response:
+    """``POST /api/seeks/<id>/accept``: take the seek; the match starts for both (201 with the
+    accepter's seat and token, as ``POST /api/matches`` answers)."""
+    _count(request, "creations")
+    body = await json_body(request)
+    own = {token_hash(token) for token in check_tokens(body.get("tokens", []))}
+    seek = _open_seek(request)
+    account = signed_in(request, now())
+    if seek.token_hash in own or (account is not None and account.id == seek.account_id):
+        raise ApiError(409, "this is your own seek")
+    if seek.rated and account is None:
+        raise ApiError(401, "sign in to accept a rated seek")
+    hub = _hub(request)
+    game = make_game(seek.game, seek.options, 2)
+    poster = secrets.randbelow(2)
+    token = new_token()
+    seats = [SeatConfig("human", None, token_hash(token))] * 2
+    seats[poster] = SeatConfig("human", None, seek.token_hash)
+    match_id = new_match_id()
+    created = now()
+    config = MatchConfig(
+        match_id, game.id, dict(game.option_items()), tuple(seats), created, seek.clock
+    )
+    # The store decides: of two accepts, here or through another process, one takes it.
+    if hub.store.take_seek(seek.id, match_id, poster, live_since()) is None:
+        raise ApiError(409, GONE)
+    hub.create(config, owner=request_key(request))
+    if seek.account_id is not None:
+        hub.store.hold_seats(seek.account_id, match_id, [poster])
+    if account is not None:
+        hub.store.hold_seats(account.id, match_id, [1 - poster])
+    board = seek_board(request.app.state)
+    board.tell_matched(seek, match_id, poster)
+    board.changed()
+    seat = 1 - poster
+    answer = {"id": match_id, "seats": [{"seat": seat, "kind": "human", "token": token}]}
+    return JSONResponse(answer, status_code=201)
+
+
+async def post_withdraw(request: Request) -> Response:
+    """``POST /api/seeks/withdraw`` ``{"tokens": [...]}``: remove the open seeks of these
+    tokens (closing the page does it too)."""
+    _count(request, "moves")
+    body = await json_body(request)
+    digests = {token_hash(token) for token in check_tokens(body.get("tokens"))}
+    hub = _hub(request)
+    gone = [seek.id for seek in hub.store.seeks_by_token(digests) if seek.match_id is None]
+    hub.store.drop_seeks(gone)
+    board = seek_board(request.app.state)
+    for client in board.clients:
+        client.held.difference_update(gone)
+    board.changed()
+    return JSONResponse({"withdrawn": len(gone)})
