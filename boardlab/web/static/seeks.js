@@ -1,0 +1,215 @@
+/**
+ * The lobby's "Find an opponent" section: the open seeks, live over /ws/seeks, and the form to
+ * post one. A seek this page posts stays open while the page does (the server removes it when
+ * the socket closes); when someone accepts it, the server says so and this page goes to the
+ * match, the seek's token being its seat token there. Rows are added and removed one by one, so
+ * a focused button keeps its focus while the list changes.
+ */
+import { accountReady } from "./account-nav.js";
+import { keepCreated, request, saveTokens } from "./api.js";
+import { el, notify, replace, words } from "./dom.js";
+
+const $ = (id) => document.getElementById(id);
+const RECONNECT_MS = 2000;
+
+const own = new Map();  // seek id -> token, the seeks this page posted
+let games = [];
+let socket = null;
+let signedIn = false;
+
+/** Start the section: the games a seek can be for, the form, and the live list. */
+async function start() {
+  let catalogue;
+  try {
+    catalogue = await request("GET", "/api/catalogue");
+  } catch (error) {
+    notify(error.message);
+    return;
+  }
+  games = catalogue.games.filter((game) => game.min_players <= 2 && game.max_players >= 2);
+  replace($("seek-game"), games.map((game) => el("option", { value: game.id }, game.name)));
+  $("seek-game").addEventListener("change", showOptions);
+  $("seek-form").addEventListener("submit", post);
+  for (const radio of document.querySelectorAll("input[name=seek-mode]")) radio.addEventListener("change", showRange);
+  showOptions();
+  accountReady.then((account) => {
+    signedIn = Boolean(account);
+    $("seek-rated").disabled = !signedIn;
+    $("seek-rated-help").textContent = signedIn
+      ? "Rated games change both players' ratings."
+      : "Sign in to post or accept a rated seek.";
+  });
+  connect();
+}
+
+function connect() {
+  socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/seeks`);
+  socket.addEventListener("open", () => socket.send(JSON.stringify({ tokens: [...own.values()] })));
+  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+  socket.addEventListener("close", () => {
+    if (own.size) {
+      // The server removed them with the connection: say so rather than show them as open.
+      own.clear();
+      status("Your seek was withdrawn: the connection to the server dropped. Post it again.");
+    }
+    setTimeout(connect, RECONNECT_MS);
+  });
+}
+
+function receive(message) {
+  if (message.type === "seeks") showSeeks(message.seeks);
+  else if (message.type === "matched") {
+    const token = own.get(message.seek);
+    if (!token) return;
+    own.delete(message.seek);
+    saveTokens(message.match, { [message.seat]: token });
+    status("Your seek was accepted: the game starts.");
+    location.href = `/match/${encodeURIComponent(message.match)}`;
+  } else if (message.type === "error") notify(message.error);
+}
+
+function status(text) {
+  $("seek-status").textContent = text;
+}
+
+/** Update the table row by row: rows of seeks still open stay as they are. */
+function showSeeks(seeks) {
+  const body = $("seek-list");
+  const wanted = new Set(seeks.map((seek) => seek.id));
+  for (const row of [...body.rows]) if (!wanted.has(row.dataset.seek)) row.remove();
+  const shown = new Set([...body.rows].map((row) => row.dataset.seek));
+  for (const seek of seeks) if (!shown.has(seek.id)) body.append(seekRow(seek));
+  $("seeks-empty").hidden = seeks.length > 0;
+  $("seeks-table").hidden = seeks.length === 0;
+  $("seeks-count").textContent = seeks.length === 1 ? "1 open seek" : `${seeks.length} open seeks`;
+}
+
+function seekRow(seek) {
+  const mine = own.has(seek.id);
+  const options = Object.entries(seek.options).map(([key, value]) => `${words(key)} ${value}`).join(", ");
+  const range = seek.min_rating === null && seek.max_rating === null ? ""
+    : ` (${seek.min_rating ?? "any"}–${seek.max_rating ?? "any"})`;
+  const action = mine
+    ? el("button", { type: "button", onclick: () => withdraw(seek.id) }, "Withdraw")
+    : el("button", {
+      type: "button", class: "primary", onclick: (event) => accept(seek, event.currentTarget),
+      "aria-label": `Accept ${seek.name}'s ${seek.game_name} seek`,
+    }, "Accept");
+  return el("tr", { "data-seek": seek.id, "data-mine": mine ? "yes" : null },
+    el("td", {}, mine ? `${seek.name} (you)` : seek.name),
+    el("td", {}, seek.game_name, options ? el("span", { class: "muted" }, ` — ${options}`) : null),
+    el("td", {}, seek.clock),
+    el("td", {}, seek.rated ? `Rated${range}` : "Casual"),
+    el("td", {}, action));
+}
+
+async function accept(seek, button) {
+  button.disabled = true;
+  try {
+    const answer = await request("POST", `/api/seeks/${encodeURIComponent(seek.id)}/accept`,
+      { body: { tokens: [...own.values()] } });
+    keepCreated(answer);
+    location.href = `/match/${encodeURIComponent(answer.id)}`;
+  } catch (error) {
+    notify(error.message);
+    button.disabled = false;
+  }
+}
+
+async function withdraw(id) {
+  const token = own.get(id);
+  if (!token) return;
+  try {
+    await request("POST", "/api/seeks/withdraw", { body: { tokens: [token] } });
+    own.delete(id);
+    status("Seek withdrawn.");
+  } catch (error) {
+    notify(error.message);
+  }
+}
+
+function chosenGame() {
+  return games.find((game) => game.id === $("seek-game").value) ?? games[0];
+}
+
+/** The chosen game's everyday options (the number of players is two for a seek). */
+function showOptions() {
+  const game = chosenGame();
+  const options = (game?.options ?? []).filter((option) => !option.advanced && option.key !== "players");
+  replace($("seek-options"), options.map(optionField));
+}
+
+function optionField(option) {
+  const id = `seek-option-${option.key}`;
+  let input;
+  if (option.kind === "bool") {
+    input = el("input", { type: "checkbox", id, name: option.key, checked: option.default === true });
+  } else if (option.choices && option.choices.length) {
+    input = el("select", { id, name: option.key }, option.choices.map((choice) =>
+      el("option", { value: String(choice), selected: choice === option.default }, String(choice))));
+  } else {
+    input = el("input", { type: option.kind === "int" ? "number" : "text", id, name: option.key,
+      value: String(option.default ?? ""), maxlength: 200 });
+  }
+  input.dataset.default = JSON.stringify(option.default);
+  input.dataset.kind = option.kind;
+  return el("div", { class: `field field-${option.kind}` },
+    el("label", { for: id }, option.label ?? words(option.key)), input);
+}
+
+function optionValues() {
+  const values = {};
+  for (const input of $("seek-options").querySelectorAll("input, select")) {
+    let value = input.type === "checkbox" ? input.checked : input.value.trim();
+    if (input.dataset.kind === "int" && /^-?\d+$/.test(value)) value = Number.parseInt(value, 10);
+    if (value === "") continue;
+    if (String(value) !== String(JSON.parse(input.dataset.default))) values[input.name] = value;
+  }
+  return values;
+}
+
+function rated() {
+  return $("seek-rated").checked;
+}
+
+function showRange() {
+  $("seek-range").hidden = !rated();
+}
+
+function rating(id) {
+  const text = $(id).value.trim();
+  return text === "" ? null : Number.parseInt(text, 10);
+}
+
+function clockValue() {
+  const value = $("seek-clock").value;
+  if (!value) return null;
+  if (value.endsWith("d")) return { days: Number.parseInt(value, 10) };
+  const [base, increment] = value.split("+").map((n) => Number.parseInt(n, 10));
+  return { base, increment };
+}
+
+async function post(event) {
+  event.preventDefault();
+  const body = { game: chosenGame().id, options: optionValues(), clock: clockValue(), rated: rated() };
+  if (rated()) {
+    body.min_rating = rating("seek-min");
+    body.max_rating = rating("seek-max");
+  }
+  const button = event.submitter;
+  if (button) button.disabled = true;
+  try {
+    const answer = await request("POST", "/api/seeks", { body });
+    own.set(answer.id, answer.token);
+    // Listed already (the list can come before this answer): shown as this page's own now.
+    $("seek-list").querySelector(`[data-seek="${CSS.escape(answer.id)}"]`)?.replaceWith(seekRow(answer.seek));
+    if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ tokens: [answer.token] }));
+    status("Your seek is open: it stays in the list while this page is open.");
+  } catch (error) {
+    notify(error.message);
+  } finally {
+    if (button) button.disabled = false;
+  }
+}
+
+start();

@@ -1,0 +1,100 @@
+"""Seeks in real Chromium (issue 41, item 3), two browser contexts: a seek posted by one
+account by keyboard shows in the other's lobby without a reload; accepted there by keyboard,
+the match opens in both pages with each player in their own seat; a seek disappears from the
+other lobby when its page closes; axe-core finds no serious violation in the section. The
+lobby's screenshot is saved beside the test's files (docs/web-pages.md shows it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.web.account_client import new_name
+from tests.web.conftest import Server
+from tests.web.test_browser_axe import violations
+
+SIZE = {"width": 1100, "height": 900}
+
+
+def signed_in(browser: Browser, server: Server, name: str) -> tuple[BrowserContext, Page]:
+    """A browser context signed up as ``name``, on the lobby."""
+    context = browser.new_context(viewport=SIZE, bypass_csp=True)
+    page = context.new_page()
+    page.goto(server.url)
+    status = page.evaluate(
+        """async (name) => (await fetch("/api/account/signup", {method: "POST",
+             headers: {"Content-Type": "application/json"},
+             body: JSON.stringify({name, password: "correct horse"})})).status""",
+        name,
+    )
+    assert status == 201
+    page.reload()
+    expect(page.locator("#account-link")).to_have_text(name)
+    return context, page
+
+
+def post_by_keyboard(page: Page, game: str, clock: str) -> None:
+    """Fill the seek form with the keyboard and send it."""
+    page.locator("#seek-game").focus()
+    page.locator("#seek-game").select_option(game)
+    page.keyboard.press("Tab")
+    page.locator("#seek-clock").select_option(clock)
+    page.locator("#seek-form button[type=submit]").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#seek-status")).to_contain_text("Your seek is open")
+
+
+def seat_of(page: Page) -> Any:
+    """The seats this page holds in its match, as the page's own view says."""
+    page.wait_for_selector("body[data-ply]")
+    match = page.url.rsplit("/", 1)[1]
+    return page.evaluate(
+        """async (match) => {
+             const kept = localStorage.getItem("boardlab:match:" + match) ?? "{}";
+             const tokens = Object.values(JSON.parse(kept));
+             const headers = tokens.length ? {Authorization: "Bearer " + tokens.join(",")} : {};
+             return (await (await fetch("/api/matches/" + match, {headers})).json()).you;
+           }""",
+        match,
+    )
+
+
+def test_a_seek_accepted_in_another_browser_starts_the_match_for_both(
+    browser: Browser, shared_server: Server, tmp_path: Path
+) -> None:
+    ada, bea = new_name("Ada"), new_name("Bea")
+    first, poster = signed_in(browser, shared_server, ada)
+    second, accepter = signed_in(browser, shared_server, bea)
+    post_by_keyboard(poster, "murus-gallicus", "3d")
+    row = accepter.locator("#seek-list tr", has_text=ada)
+    expect(row).to_contain_text("3 days per move")  # live: no reload
+    expect(poster.locator("#seek-list tr[data-mine=yes]")).to_contain_text(f"{ada} (you)")
+    accepter.screenshot(path=tmp_path / "web-seeks.png", full_page=True)
+    assert violations(accepter) == []
+    button = row.get_by_role("button", name=f"Accept {ada}'s Murus Gallicus seek")
+    button.focus()
+    accepter.keyboard.press("Enter")
+    accepter.wait_for_url("**/match/*")
+    poster.wait_for_url("**/match/*")
+    assert accepter.url == poster.url
+    assert sorted(seat_of(accepter) + seat_of(poster)) == [0, 1]
+    first.close()
+    second.close()
+
+
+def test_a_seek_disappears_from_other_lobbies_when_its_page_closes(
+    browser: Browser, shared_server: Server
+) -> None:
+    first, poster = signed_in(browser, shared_server, new_name("Cy"))
+    watcher = browser.new_context(viewport=SIZE).new_page()
+    watcher.goto(shared_server.url)
+    post_by_keyboard(poster, "carnyx", "1d")
+    name = str(poster.locator("#account-link").text_content())
+    row = watcher.locator("#seek-list tr", has_text=name)
+    expect(row).to_have_count(1)
+    poster.close()
+    expect(row).to_have_count(0)
+    first.close()
+    watcher.context.close()
