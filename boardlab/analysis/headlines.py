@@ -202,8 +202,8 @@ def weight(row: dict[str, Any], percent: Mapping[str, bool]) -> float:
     rate's change in points over 50 (a swing of half the games), a mean's change relative to
     its base value (so a 25-point swing ranks with a game half again as long)."""
     diff, base = abs(float(row["diff"])), abs(float(row["values"][0]))
-    if row["metric"] == "tree_size":
-        return 0.0  # a logarithm: its relative change is no size (the length group has one)
+    if row["metric"] in ("tree_size", "state_space"):
+        return 0.0  # logarithms: their relative change is no size
     if percent[row["metric"]]:
         return diff / 0.5
     if row["metric"] == "stability":

@@ -17,7 +17,7 @@ import itertools
 import random
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -69,9 +69,19 @@ class LabConfig:
     """Games per series whose record is kept (the first ones)."""
     board_every: int = BOARD_EVERY
     """Board snapshots (pieces, coverage) every this many decisions; 0: none."""
+    deep: bool = False
+    """Trace what the deeper metrics need (:mod:`boardlab.analysis.deep_trace`)."""
 
     def to_json(self) -> dict[str, Any]:
-        """The configuration as JSON data."""
+        """The configuration as JSON data; settings added later appear only when they are not
+        their defaults, so a run made before them still resumes."""
+        found = self._settings()
+        if self.deep:
+            found["deep"] = True
+        return found
+
+    def _settings(self) -> dict[str, Any]:
+        """The settings every configuration has."""
         return {
             "version": CONFIG_VERSION,
             "game": self.game,
@@ -204,7 +214,7 @@ def tasks(
     for index in range(max(s.games for s in series)):
         for one, options, entrants in plans:
             if index < one.games and (one.name, index) not in skip:
-                yield makers[one.name].task(
+                task = makers[one.name].task(
                     one.name,
                     index,
                     options,
@@ -213,6 +223,7 @@ def tasks(
                     record=index < config.records,
                     board_every=config.board_every,
                 )
+                yield replace(task, deep=True) if config.deep else task
 
 
 def run_lab(

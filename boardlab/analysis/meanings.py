@@ -73,6 +73,35 @@ PLAIN = {
     "stability": ("evaluation swings", "variance of each seat's evaluation: low is stable"),
     "coverage": ("board used", "share of the cells that ever held a piece (in snapshots)"),
     "margin": ("score margin", "the difference of the scores, in scored games"),
+    "clarity": (
+        "clarity (variance)",
+        "how much a decision's options differ in evaluation: high is a clear choice",
+    ),
+    "narrowness": (
+        "clarity (narrowness)",
+        "share of a decision's options close to the best: low is a few good moves standing out",
+    ),
+    "uncertainty": (
+        "uncertain decisions",
+        "share of decisions whose best two options are evaluated almost alike",
+    ),
+    "shortfall": (
+        "chosen move's shortfall",
+        "how much worse, one move ahead, the move played is than the best one: the bots' slips",
+    ),
+    "repetition": (
+        "situational repetition",
+        "share of decisions in a position (side to move included) seen before in the game",
+    ),
+    "board_repetition": (
+        "positional repetition",
+        "share of decisions whose board alone was seen before in the game: shuffling back",
+    ),
+    "distance": ("move distance", "how far a move carries a piece, in cells"),
+    "state_space": (
+        "state-space estimate",
+        "digits of the number of boards: cells x log10(contents seen + 1), an upper bound",
+    ),
 }
 """Per metric key: its plain name and what it means, in one line."""
 
@@ -86,5 +115,9 @@ GROUPS = {
     "median_branching": "width",
     "lead_changes": "lead",
     "lasting_lead_changes": "lead",
+    "clarity": "clarity",
+    "narrowness": "clarity",
+    "repetition": "repetition",
+    "board_repetition": "repetition",
 }
 """Metrics that measure one thing several ways: a headline leads with one of each group."""

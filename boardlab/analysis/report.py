@@ -163,6 +163,49 @@ DEFINITIONS = (
     ),
     ("score margin", "|first seat's score - second seat's score| in scored games"),
     (
+        "deep metrics",
+        "only in a run with --deep, which evaluates at every decision each legal decision one "
+        "decision ahead (the game's heuristic of the position it leads to, for the seat to "
+        "move; a win 2, a loss -2, as the greedy bot scores them; the lab's look-ahead, not "
+        "the bots' own search values) and compares positions and boards; means over games of "
+        "per-game means over the decisions that were not forced, with t intervals",
+    ),
+    (
+        "clarity",
+        "variance: the variance of a decision's alternatives' evaluations (Ludii's clarity, "
+        "variance); narrowness: the share of them at least 3/4 of the way from their mean to "
+        "the best (Ludii's clarity, narrowness)",
+    ),
+    (
+        "uncertain decisions",
+        "per game, the share of decisions whose best two alternatives are evaluated less than "
+        "0.05 apart",
+    ),
+    (
+        "chosen move's shortfall",
+        "the evaluation difference of the chosen move: best alternative's evaluation minus the "
+        "chosen one's, 0 when the move played is the best one decision ahead",
+    ),
+    (
+        "repetition",
+        "situational: the share of a game's decisions taken in a position seen before in that "
+        "game (the game's repetition key: board, side to move and what its rules compare, "
+        "without move counters); positional: the same for the board alone, as drawn (cells and "
+        "stacks, without side to move, pools or counters); Ludii's state repetition",
+    ),
+    (
+        "move distance",
+        "per game, the mean over decisions that move a piece from one cell to another of the "
+        "distance between the centres of the first and last cells clicked, in cell sizes",
+    ),
+    (
+        "state-space estimate",
+        "per game, cells x log10(distinct cell contents seen + 1), the log10 of the boards "
+        "with every cell empty or holding any stack seen in that game, independently (after "
+        "Ludii's upper bound; it leaves out contents never seen, side to move, pools and "
+        "counters); the table gives its mean over games",
+    ),
+    (
         "differences",
         "variant minus base; rates: Newcombe interval and Fisher's exact test; "
         "means: Welch's t interval and test; real = Benjamini-Hochberg adjusted p < 0.05 across "

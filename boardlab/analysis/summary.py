@@ -16,6 +16,7 @@ from typing import Any
 
 from scipy import stats
 
+from boardlab.analysis import decision_metrics as dm
 from boardlab.analysis import metrics, seat_metrics
 from boardlab.analysis.headlines import headlines
 from boardlab.analysis.lab import LabConfig, Series
@@ -163,6 +164,58 @@ METRICS = (
         True,
     ),
     Metric("margin", "score margin (absolute)", "mean", _margin),
+    Metric(
+        "clarity",
+        "clarity: variance of the alternatives' evaluations (deep)",
+        "mean",
+        lambda t: dm.clarity_variance(t.alternatives, t.choices),
+    ),
+    Metric(
+        "narrowness",
+        "clarity: share of alternatives near the best (deep)",
+        "mean",
+        lambda t: dm.narrowness(t.alternatives, t.choices),
+        True,
+    ),
+    Metric(
+        "uncertainty",
+        "uncertain decisions: best two within 0.05 (deep)",
+        "mean",
+        lambda t: dm.uncertainty(t.alternatives, t.choices),
+        True,
+    ),
+    Metric(
+        "shortfall",
+        "chosen move's evaluation below the best (deep)",
+        "mean",
+        lambda t: dm.chosen_shortfall(t.alternatives, t.choices),
+    ),
+    Metric(
+        "repetition",
+        "situational repetition: positions seen before (deep)",
+        "mean",
+        lambda t: dm.repetition(t.repeats),
+        True,
+    ),
+    Metric(
+        "board_repetition",
+        "positional repetition: boards seen before (deep)",
+        "mean",
+        lambda t: dm.repetition(t.board_repeats),
+        True,
+    ),
+    Metric(
+        "distance",
+        "move distance, in cells (deep)",
+        "mean",
+        lambda t: dm.mean_distance(t.distance),
+    ),
+    Metric(
+        "state_space",
+        "state-space estimate (log10, Ludii's bound, deep)",
+        "mean",
+        lambda t: t.state_space,
+    ),
 )
 """Every compared metric, in report order; each is defined in :mod:`metrics`."""
 METRICS_BY_KEY = {metric.key: metric for metric in METRICS}

@@ -19,6 +19,7 @@ from typing import Any, Final, Literal
 
 from boardlab.ai import make_bot
 from boardlab.analysis.compiled import Decisions
+from boardlab.analysis.deep_trace import DeepTrace
 from boardlab.analysis.metrics import covered_cells
 from boardlab.core.errors import OptionError
 from boardlab.core.records import Record
@@ -63,6 +64,8 @@ class GameTask:
     board_every: int = 0
     """Take a board snapshot every this many decisions (and at the end); 0: never, the default,
     since snapshots cost time that only board metrics repay (the lab uses ``BOARD_EVERY``)."""
+    deep: bool = False
+    """Trace what the deeper metrics need (:mod:`boardlab.analysis.deep_trace`)."""
 
     @property
     def key(self) -> tuple[str, int]:
@@ -88,6 +91,13 @@ class GameTrace:
     and 0 without snapshots). ``seconds`` is the wall time the game took and ``cpu_seconds``
     the CPU time of the process that played it; they and the record's date are all that
     differ between two runs of the same task.
+
+    A deep trace (:mod:`boardlab.analysis.deep_trace`) also has, per decision: ``alternatives``
+    (four numbers about the legal decisions' evaluations, ``alternatives[4 * d + k]``),
+    ``repeats`` and ``board_repeats`` (1 when the position, or the board alone, was seen
+    before in the game) and ``distance`` (how far the decision moved a piece, in cell sizes,
+    -1 for none); and ``state_space``, the game's state-space estimate. They are empty (None)
+    otherwise, and left out of the JSON line.
     """
 
     series: str
@@ -110,6 +120,11 @@ class GameTrace:
     board_every: int = 0
     seconds: float = 0.0
     cpu_seconds: float = 0.0
+    alternatives: array[float] = field(default_factory=lambda: array(REAL))
+    repeats: array[int] = field(default_factory=lambda: array(BYTE))
+    board_repeats: array[int] = field(default_factory=lambda: array(BYTE))
+    distance: array[float] = field(default_factory=lambda: array(REAL))
+    state_space: float | None = None
 
     @property
     def decisions(self) -> int:
@@ -128,6 +143,14 @@ class GameTrace:
 
     def to_json(self) -> dict[str, object]:
         """Plain data for a JSON line of the run store (arrays as lists, the rest as it is)."""
+        line = self._columns()
+        if self.repeats:
+            line |= {key: getattr(self, key).tolist() for key in DEEP}
+            line["state_space"] = self.state_space
+        return line
+
+    def _columns(self) -> dict[str, object]:
+        """The fields every trace has, as plain data."""
         return {
             "series": self.series,
             "index": self.index,
@@ -167,11 +190,19 @@ class GameTrace:
 
 
 _FIELDS = frozenset(item.name for item in fields(GameTrace))
+DEEP: dict[str, Literal["B", "d"]] = {
+    "alternatives": REAL,
+    "repeats": BYTE,
+    "board_repeats": BYTE,
+    "distance": REAL,
+}
+"""The per-decision columns of a deep trace, with their array type codes."""
 _ARRAYS: dict[str, Literal["B", "I", "d"]] = {
     "seats": BYTE,
     "choices": COUNT,
     "turn_start": BYTE,
     "evals": REAL,
+    **DEEP,
 }
 
 
@@ -246,6 +277,7 @@ def _play(task: GameTask) -> GameTrace:
     evaluate = True
     planned = None
     moves = trace.moves
+    deep = DeepTrace(game) if task.deep else None
     decision = 0
     while not state.is_terminal():
         seat = state.current_player
@@ -272,6 +304,8 @@ def _play(task: GameTask) -> GameTrace:
         moves.append(state.action_to_str(action))
         if record is not None:
             record.add(state, action)
+        if deep is not None:
+            deep.decision(state, action)
         state.apply_action(action)
         decision += 1
     source.check_end(decision)
@@ -286,6 +320,8 @@ def _play(task: GameTask) -> GameTrace:
         cells |= final.cells
         trace.cells = len(cells)
         trace.covered = covered_cells(occupied)
+    if deep is not None:
+        deep.fill(trace)
     outcome = state.outcome
     assert outcome is not None
     trace.results = [result.value for result in outcome.results]

@@ -74,6 +74,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"board snapshot every K decisions for pieces and coverage (0: none; default "
         f"{BOARD_EVERY})",
     )
+    parser.add_argument(
+        "--deep",
+        action="store_true",
+        help="also trace clarity, uncertainty, the chosen move's shortfall, repetition, move "
+        "distance and a state-space estimate (evaluates every legal decision: slower)",
+    )
     parser.add_argument("--backend", choices=BACKENDS, default="local", help="where games run")
     parser.add_argument("--address", metavar="ADDR", help="Ray cluster address (--backend ray)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -107,6 +113,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         skill_games=args.skill_games,
         records=args.records,
         board_every=args.board_every,
+        deep=args.deep,
     )
     if args.variant is not None and len(args.variant) < 2:
         raise OptionError("compare at least two variants (the first is the baseline)")

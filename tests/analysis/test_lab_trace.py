@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from dataclasses import fields
+from dataclasses import fields, replace
 
-from boardlab.analysis.trace import GameTask, GameTrace, play_traced
+from boardlab.analysis.trace import DEEP, GameTask, GameTrace, play_traced
 from boardlab.core.records import parse_record
 
 
@@ -48,11 +48,16 @@ def test_no_snapshots_means_no_pieces_and_no_coverage() -> None:
 
 
 def test_a_stored_row_holds_every_field_and_reads_back_the_same() -> None:
-    trace = play_traced(_task(board_every=4))
+    trace = play_traced(replace(_task(board_every=4), deep=True))
     row = json.loads(json.dumps(trace.to_json()))
     assert set(row) == {item.name for item in fields(GameTrace)}
     assert isinstance(row["evals"], list) and len(row["evals"]) == 2 * trace.decisions
     assert GameTrace.from_json(row) == trace
+    # Without --deep the deep columns are left out of the line (and read back empty).
+    plain = play_traced(_task(board_every=4))
+    row = json.loads(json.dumps(plain.to_json()))
+    assert set(row) == {item.name for item in fields(GameTrace)} - {*DEEP, "state_space"}
+    assert GameTrace.from_json(row) == plain
 
 
 def test_rows_of_other_versions_still_load() -> None:
