@@ -9,13 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
 from tests.web.account_client import new_name
 from tests.web.conftest import Server
 from tests.web.test_browser_axe import violations
 
-SIZE = {"width": 1100, "height": 900}
+SIZE: ViewportSize = {"width": 1100, "height": 900}
 
 
 def signed_in(browser: Browser, server: Server, name: str) -> tuple[BrowserContext, Page]:
