@@ -98,7 +98,7 @@ async def create_match(request: Request) -> Response:
     """``POST /api/matches``: a new match; the answer holds the creator's tokens."""
     _count(request, "creations")
     body = await json_body(request)
-    config, answer = new_match(body, now())
+    config, answer = new_match(body, now(), signed_in(request, now()) is not None)
     _hub(request).create(config, owner=request_key(request))
     keep_for_account(request, config)
     return JSONResponse(answer, status_code=201)

@@ -22,6 +22,8 @@ from boardlab.core.render_model import SPECTATOR
 from boardlab.render.svg import render_svg
 from boardlab.web import accounts, analysis, api, chat, seating, seeks
 from boardlab.web.access_log import AccessLog
+from boardlab.web.archive import follow_finished, get_games
+from boardlab.web.archive_records import get_imported_record, get_records_zip, post_import
 from boardlab.web.catalogue import build_catalogue
 from boardlab.web.client_limits import ClientLimits
 from boardlab.web.errors import ApiError
@@ -29,6 +31,7 @@ from boardlab.web.hub import DEFAULT_LIVE_MATCHES, Hub
 from boardlab.web.limits import Limits, RateLimiter
 from boardlab.web.live import match_socket
 from boardlab.web.origin import CrossSiteGuard
+from boardlab.web.profiles import get_player
 from boardlab.web.rules import rules_page
 from boardlab.web.seeks_live import seeks_socket
 from boardlab.web.store import StoreUnavailable
@@ -185,6 +188,7 @@ def create_app(
         hub = Hub(store, bot_workers, live_matches, prepare=prepare_bots)
         app.state.hub = hub
         hub.start_workers(say)
+        hub.observers.append(follow_finished(store))  # ratings and the archive
         resumed = hub.resume_bots()
         if resumed:
             LOG.warning("resumed %d pending bot turn(s)", resumed)
@@ -235,6 +239,11 @@ def create_app(
         Route("/api/account/signout", accounts.post_signout, methods=["POST"]),
         Route("/api/account/password", accounts.post_password, methods=["POST"]),
         Route("/api/account/delete", accounts.post_delete, methods=["POST"]),
+        Route("/api/account/records.zip", get_records_zip),
+        Route("/api/account/import", post_import, methods=["POST"]),
+        Route("/api/players/{name}", get_player),
+        Route("/api/games", get_games),
+        Route("/api/games/{game_id}/record", get_imported_record),
         Route("/api/analysis/open", analysis.post_open, methods=["POST"]),
         Route("/api/analysis/position", analysis.post_position, methods=["POST"]),
         Route("/api/analysis/evaluate", analysis.post_evaluate, methods=["POST"]),

@@ -88,8 +88,44 @@ def seat_configs(data: object, game: Game) -> list[tuple[SeatKind, str | None]]:
     return seats
 
 
-def new_match(body: dict[str, Any], created: str) -> tuple[MatchConfig, dict[str, Any]]:
-    """The configuration of a new match and the creator's answer (tokens and invite links)."""
+def rated_choice(
+    body: dict[str, Any], seats: list[tuple[SeatKind, str | None]], member: bool
+) -> bool:
+    """Whether the new match is rated (the ``rated`` field, false by default), checked: a rated
+    match is between accounts, so its creator is signed in (``member``), takes one seat and
+    invites the others (each signs in to claim theirs), and has no bot seat."""
+    rated = body.get("rated", False)
+    if not isinstance(rated, bool):
+        raise ApiError(400, "'rated' must be true or false")
+    if not rated:
+        return False
+    if not member:
+        raise ApiError(403, "sign in to start a rated game: ratings belong to accounts")
+    if any(kind == "bot" for kind, _ in seats):
+        raise ApiError(400, "a rated game has no bot seat: ratings are between players")
+    if sum(kind == "human" for kind, _ in seats) != 1:
+        raise ApiError(400, "in a rated game you take one seat and invite the other players")
+    return True
+
+
+def check_rated_claim(
+    config: MatchConfig, seat: int, account: str | None, holders: dict[int, str]
+) -> None:
+    """Refuse the claim of an invite to a rated match by a guest (403), or by an account that
+    holds another seat of it (409): every seat of a rated match is a different account's."""
+    if not config.rated:
+        return
+    if account is None:
+        raise ApiError(403, "sign in to take your seat: this game is rated")
+    if any(holder == account and other != seat for other, holder in holders.items()):
+        raise ApiError(409, "you already play in this rated game: each seat is another account's")
+
+
+def new_match(
+    body: dict[str, Any], created: str, member: bool = False
+) -> tuple[MatchConfig, dict[str, Any]]:
+    """The configuration of a new match and the creator's answer (tokens and invite links);
+    ``member`` when the creator is signed in (a rated match needs it)."""
     seats_data = body.get("seats")
     count = len(seats_data) if isinstance(seats_data, list) else 0
     bots_only = (
@@ -100,6 +136,7 @@ def new_match(body: dict[str, Any], created: str) -> tuple[MatchConfig, dict[str
     game = make_game(body.get("game"), body.get("options", {}), count, bots_only)
     seats = seat_configs(seats_data, game)
     clock = time_control(body.get("clock"))
+    rated = rated_choice(body, seats, member)
     match_id = new_match_id()
     configs, answer = [], []
     for seat, (kind, bot) in enumerate(seats):
@@ -114,13 +151,13 @@ def new_match(body: dict[str, Any], created: str) -> tuple[MatchConfig, dict[str
         configs.append(SeatConfig(kind, bot, digest))
         answer.append(entry)
     options = dict(game.option_items())
-    config = MatchConfig(match_id, game.id, options, tuple(configs), created, clock.text)
+    config = MatchConfig(match_id, game.id, options, tuple(configs), created, clock.text, rated)
     return config, {"id": match_id, "seats": answer}
 
 
 def rematch_config(old: MatchConfig, created: str) -> MatchConfig:
-    """The rematch of ``old``: the same game, options (a fresh seed) and time control, seats
-    rotated by one.
+    """The rematch of ``old``: the same game, options (a fresh seed), time control and rated
+    or casual, seats rotated by one.
 
     Each seat keeps its token: whoever held seat ``i`` holds seat ``i + 1`` of the rematch.
     """
@@ -129,7 +166,7 @@ def rematch_config(old: MatchConfig, created: str) -> MatchConfig:
     options = {key: value for key, value in old.options.items() if key != SEED}
     game = game_class(old.game)(**options)
     options = dict(game.option_items())
-    return MatchConfig(new_match_id(), old.game, options, seats, created, old.clock)
+    return MatchConfig(new_match_id(), old.game, options, seats, created, old.clock, old.rated)
 
 
 def rematch_answer(config: MatchConfig, tokens: list[str]) -> dict[str, Any]:

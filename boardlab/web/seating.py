@@ -12,6 +12,7 @@ from starlette.responses import JSONResponse, Response
 from boardlab.web.abandoned import abandoned
 from boardlab.web.account_cookie import signed_in
 from boardlab.web.api import _count, _hub
+from boardlab.web.creation import check_rated_claim
 from boardlab.web.errors import ApiError
 from boardlab.web.hub import Hub, now
 from boardlab.web.requests import (
@@ -46,10 +47,13 @@ async def post_claim(request: Request) -> Response:
     check_tokens([token])
     if session.config.seats[seat].kind != "invite":
         raise ApiError(400, f"the seat of {session.names[seat]} is not an invited seat")
+    account = signed_in(request, now())
     async with session.lock:
         was = token_hash(token)
         if session.config.seats[seat].token_hash != was:
             raise ApiError(409, USED)
+        holders = hub.store.seat_accounts(session.id)
+        check_rated_claim(session.config, seat, None if account is None else account.id, holders)
         fresh = new_token()
         # The store decides: of two servers' or requests' claims only one swaps the hash.
         if not hub.store.claim_seat(session.id, seat, was, token_hash(fresh)):

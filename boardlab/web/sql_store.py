@@ -23,8 +23,8 @@ from typing import Any
 from boardlab.web.archive_store import SqlArchive, forget_account
 from boardlab.web.migrations import Run
 from boardlab.web.notifications_store import SqlNotifications
-from boardlab.web.playtest_store import SqlPlaytests
 from boardlab.web.player_ratings_store import SqlRatings
+from boardlab.web.playtest_store import SqlPlaytests
 from boardlab.web.seeks_store import SqlSeeks
 from boardlab.web.store import (
     Account,

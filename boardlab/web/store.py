@@ -19,8 +19,8 @@ from typing import Literal, Protocol
 
 from boardlab.web.archive_store import ArchiveStore
 from boardlab.web.notifications_store import NotificationStore
-from boardlab.web.playtest_store import PlaytestStore
 from boardlab.web.player_ratings_store import RatingStore
+from boardlab.web.playtest_store import PlaytestStore
 from boardlab.web.seeks_store import SeekStore
 
 SeatKind = Literal["human", "invite", "bot"]
