@@ -18,6 +18,7 @@ from boardlab.analysis.stats import (
     detectable_share,
     quartiles,
 )
+from boardlab.analysis.strong_play import strong_lines
 
 
 def _pct(value: float) -> str:
@@ -128,6 +129,7 @@ def headlines(summary: dict[str, Any], percent: Mapping[str, bool]) -> list[str]
     for comparison in summary["comparisons"]:
         lines.append(comparison_verdict(comparison, percent))
         lines.extend(seat_count_note(comparison))
+    lines.extend(strong_lines(summary))
     lines.append(power_line(n, fair, len(summary["comparisons"]) > 0, won))
     return lines
 

@@ -50,7 +50,8 @@ class Series:
     players: tuple[str, ...]
     games: int
     kind: str = "variant"
-    """``variant`` (the base game or a variant) or ``skill`` (a rung of the skill trace)."""
+    """``variant`` (the base game or a variant), ``skill`` (a rung of the skill trace) or
+    ``strong`` (a variant played again by strong bots)."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,10 @@ class LabConfig:
     """Board snapshots (pieces, coverage) every this many decisions; 0: none."""
     deep: bool = False
     """Trace what the deeper metrics need (:mod:`boardlab.analysis.deep_trace`)."""
+    strong: str = ""
+    """A strong bot that plays every variant again in every seat (:mod:`strong_play`)."""
+    strong_games: int = 0
+    """Games per variant of the strong bots."""
 
     def to_json(self) -> dict[str, Any]:
         """The configuration as JSON data; settings added later appear only when they are not
@@ -78,6 +83,9 @@ class LabConfig:
         found = self._settings()
         if self.deep:
             found["deep"] = True
+        if self.strong:
+            found["strong"] = self.strong
+            found["strong_games"] = self.strong_games
         return found
 
     def _settings(self) -> dict[str, Any]:
@@ -157,6 +165,18 @@ def plan_series(config: LabConfig) -> list[Series]:
         players = seat_players(game, config.players)
         label = name if not extra else f"{name} ({', '.join(f'{k}={v}' for k, v in extra.items())})"
         series.append(Series(name, label, _canonical(game, options), players, config.games))
+    if config.strong:
+        if config.strong_games < 1:
+            raise OptionError("--strong needs --strong-games of 1 or more")
+        for one in list(series):
+            game = make(config.game, **one.options)
+            players = seat_players(game, (config.strong,))
+            label = f"{one.label}, {config.strong}"
+            series.append(
+                Series(
+                    f"strong-{one.name}", label, one.options, players, config.strong_games, "strong"
+                )
+            )
     if config.skill_games:
         rungs = [f"level:{r}" if r in LEVELS else r for r in config.skill_rungs]
         if len(rungs) < 2:

@@ -217,6 +217,13 @@ DEFINITIONS = (
         "arcsine approximation): smaller real effects usually read as no real difference",
     ),
     (
+        "balance under strong play",
+        "with --strong SPEC, each variant is played again (--strong-games games, the same "
+        "seeds) by SPEC in every seat; the seats' verdict is the same seat-balance test, and "
+        "the first seat's edge under strong play minus under the run's bots has the MOVER "
+        "interval, Benjamini-Hochberg adjusted over the variants",
+    ),
+    (
         "skill",
         "the stronger bot's wins over decided games against the bot below (K - 1 copies of it "
         "at K seats), Wilson interval, one-sided binomial test against an equal player's "
@@ -417,6 +424,40 @@ def _skill_section(skill: Sequence[dict[str, Any]]) -> str:
     )
 
 
+def _strong_section(summary: dict[str, Any]) -> str:
+    """Balance under strong play: per variant the seat verdict with the run's bots and with the
+    strong ones, and the first seat's edge under both."""
+    rows = []
+    for row in summary["strong_rows"]:
+        before, after = ("unequal" if v else "no real difference" for v in row["unequal"])
+        changed = "no" if row["unequal"][0] == row["unequal"][1] else "yes"
+        rows.append(
+            [
+                row["variant"],
+                f"{row['default_players']} → {row['players']}",
+                f"{row['games']} ({row['decided']} with a winner)",
+                f"{before} → {after}",
+                changed,
+                f"{row['edge'][0]:.2f} → {row['edge'][1]:.2f}",
+                f"{row['diff']:+.2f} [{row['low']:+.2f}, {row['high']:+.2f}]",
+                "real" if row["real"] else "no significant difference",
+            ]
+        )
+    return _table(
+        [
+            "variant",
+            "bots",
+            "strong games",
+            "seats",
+            "verdict changed?",
+            "first seat's edge",
+            "edge moved by",
+            "verdict",
+        ],
+        rows,
+    )
+
+
 def _samples(series: Sequence[dict[str, Any]]) -> str:
     links = []
     for one in series:
@@ -538,6 +579,13 @@ def render_html(summary: dict[str, Any], title: str) -> str:
         sections += ["<h2>Variants compared</h2>", _comparison_section(summary)]
     if summary["skill"]:
         sections += ["<h2>Skill</h2>", _skill_section(summary["skill"])]
+    if summary.get("strong_rows"):
+        sections += [
+            "<h2>Balance under strong play</h2>",
+            "<p>Every variant played again with the strong bot in every seat: does the verdict "
+            "on the seats hold when the game is played well?</p>",
+            _strong_section(summary),
+        ]
     sections += ["<h2>Sample games</h2>", _samples(series), "<h2>Definitions</h2>"]
     sections.append(
         "<dl>"

@@ -34,6 +34,7 @@ from boardlab.analysis.stats import (
     proportion,
     seat_balance,
 )
+from boardlab.analysis.strong_play import strong_comparisons, strong_rows
 from boardlab.analysis.trace import GameTrace
 from boardlab.core.registry import make
 
@@ -471,6 +472,11 @@ def summarize_run(
     summaries = [
         summarize_series(s, by_series[s.name], seat_names(config.game, s)) for s in variants
     ]
+    strong = [
+        summarize_series(s, by_series[s.name], seat_names(config.game, s))
+        for s in series
+        if s.kind == "strong"
+    ]
     base = variants[0].name
     rows = {s.name: compare(by_series[base], by_series[s.name]) for s in variants[1:]}
     comparisons = [{"base": base, "variant": name, "rows": found} for name, found in rows.items()]
@@ -486,6 +492,10 @@ def summarize_run(
         "comparisons": comparisons,
         "skill": skill,
     }
+    if strong:
+        summary["strong"] = strong
+        summary["strong_rows"] = strong_rows(summaries, strong)
+        summary["strong_comparisons"] = strong_comparisons(strong)
     summary["headlines"] = headlines(summary, PERCENT)
     return summary
 

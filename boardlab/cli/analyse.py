@@ -75,6 +75,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         f"{BOARD_EVERY})",
     )
     parser.add_argument(
+        "--strong",
+        metavar="SPEC",
+        default="",
+        help="play every variant again with this bot in every seat (e.g. level:hard) and say "
+        "whether the verdict on the seats changes",
+    )
+    parser.add_argument(
+        "--strong-games",
+        type=int,
+        default=40,
+        metavar="N",
+        help="games per variant of the --strong bots (default 40)",
+    )
+    parser.add_argument(
         "--deep",
         action="store_true",
         help="also trace clarity, uncertainty, the chosen move's shortfall, repetition, move "
@@ -114,6 +128,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         records=args.records,
         board_every=args.board_every,
         deep=args.deep,
+        strong=args.strong,
+        strong_games=args.strong_games if args.strong else 0,
     )
     if args.variant is not None and len(args.variant) < 2:
         raise OptionError("compare at least two variants (the first is the baseline)")
