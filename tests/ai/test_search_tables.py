@@ -8,6 +8,8 @@ Small positions and shallow depths, so that the file also runs quickly as plain 
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
@@ -121,3 +123,64 @@ def test_a_deadline_passed_stops_the_iteration_at_the_first_check() -> None:
     finished, _, _, nodes = _raw(_search(), GAME.new_initial_state(), 4, deadline=1e-9)
     assert not finished
     assert nodes == CHECK_EVERY
+
+
+@pytest.mark.parametrize("pvs", [True, False])
+def test_searching_a_position_again_reads_every_root_move_from_the_table(pvs: bool) -> None:
+    """The second search of a position at the same depth enters each root move once (or
+    twice, with principal-variation search, when its null window fails and it is searched
+    again): its entry, stored by the first search, settles it without a move below it."""
+    search = _search()
+    for state in _random_positions(GAME, 41, 4):
+        search.clear()
+        first = _raw(search, state, 3, pvs)
+        again = _raw(search, state, 3, pvs)
+        moves = len(state.legal_actions())
+        assert first[3] > 2 * moves
+        assert again[:3] == first[:3]
+        if pvs:
+            assert moves <= again[3] <= 2 * moves, state.position_text()
+        else:
+            assert again[3] == moves, state.position_text()
+
+
+@pytest.mark.parametrize("text", sorted(FORCED_WINS))
+def test_a_win_read_from_the_table_deeper_in_the_tree_keeps_its_distance(text: str) -> None:
+    """A win found first from each position two decisions on (one decision away there) is
+    three decisions away from the position before: the table's entries are read at ply 2."""
+    state = GAME.state_from_text(text)
+    forced = state.clone()
+    forced.play(FORCED_WINS[text])
+    search = _search()
+    for reply in forced.legal_actions():
+        assert _raw(search, forced.child(reply), 1)[2] == WIN - 1
+    finished, best, value, _ = _raw(search, state, 3)
+    assert finished and value == WIN - 3
+    assert state.action_to_str(best) == FORCED_WINS[text]
+
+
+def test_root_jitter_over_a_warm_table_still_picks_the_best_value_plus_jitter() -> None:
+    """Jitter moves each root move's window, so entries stored as bounds under one window are
+    read under others: the choice is still the argmax of value + jitter, and the value the
+    chosen move's own."""
+    rng = random.Random(5)
+    for root, states in _by_root_player(_random_positions(GAME, 43, 6)).items():
+        search = _search(10)
+        for state in states:
+            s = search.kernel.encode(state)
+            moves = state.legal_actions()
+            for depth in (2, 3):
+                values = []
+                for action in moves:
+                    child = s.copy()
+                    search.kernel.apply(search.kernel.params, child, action)
+                    values.append(_kernel_minimax(search, child, depth - 1, root, 1))
+                for _ in range(4):
+                    jitter = [rng.uniform(0.0, 0.3) for _ in moves]
+                    result = search.run(s, moves, jitter, depth, None, None)
+                    if abs(result.value) > WIN / 2:
+                        continue  # a forced result ends the deepening before this depth
+                    top = max(v + j for v, j in zip(values, jitter, strict=True))
+                    chosen = moves.index(result.best)
+                    assert values[chosen] + jitter[chosen] == pytest.approx(top, abs=1e-9)
+                    assert result.value == pytest.approx(values[chosen], abs=1e-9)
