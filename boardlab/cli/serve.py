@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from boardlab.core.errors import BoardlabError
 from boardlab.web.limits import Limits
 from boardlab.web.migrations import SchemaTooNew
+from boardlab.web.notifications_settings import add_mail_arguments, mail_settings
 from boardlab.web.origin import host_port
 from boardlab.web.sqlite_store import SqliteStore
 from boardlab.web.store import StoreUnavailable
@@ -114,6 +115,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="do not load every game's compiled bots at start (by default each bot worker "
         "does, so that no player waits on it; the first start after an install compiles them)",
     )
+    add_mail_arguments(parser)
 
 
 LIMIT_OPTIONS = [
@@ -359,6 +361,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     sock = bind(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
+    mail = mail_settings(args, f"http://{shown}:{port}")
 
     def ready() -> None:
         print(f"Boardlab is running: open http://{shown}:{port}/", flush=True)
@@ -391,6 +394,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             limits=limits,
             prepare_bots=args.prepare_bots,
             allowed_hosts=hosts,
+            mail=mail,
             say=lambda line: print(line, file=sys.stderr, flush=True),
             **live,
         ),

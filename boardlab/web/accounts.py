@@ -173,13 +173,18 @@ async def post_signin(request: Request) -> Response:
     held_matches(body, required=False)
     if not key or len(password) > MAX_PASSWORD:
         raise ApiError(401, WRONG)
+    store = _hub(request).store
     try:
-        account = await _checked(_hub(request).store.account_named(key), password)
+        account = await _checked(store.account_named(key), password)
     except ApiError:
         REFUSALS.refused(
             "a sign-in (wrong name or password)", request.client.host if request.client else ""
         )
         raise
+    if HASHER.check_needs_rehash(account.password):
+        # Hashed with older parameters than the hasher's: hashed again now that the password
+        # is at hand (a password changed meanwhile is kept).
+        store.rehash_password(account.id, account.password, await _hash(password))
     return await _start_session(request, account, body)
 
 
@@ -213,7 +218,11 @@ async def post_delete(request: Request) -> Response:
     account = _current(request)
     _attempt(request, account.name_key)
     account = await _checked(account, _password(body, "password"))
-    _hub(request).store.delete_account(account.id)
+    store = _hub(request).store
+    # Its e-mail address and open seeks go with it.
+    store.forget_notify_settings(account.id)
+    store.drop_account_seeks(account.id)
+    store.delete_account(account.id)
     response = JSONResponse(_public(None))
     clear_session_cookie(response, request)
     return response

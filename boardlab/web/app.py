@@ -30,6 +30,13 @@ from boardlab.web.errors import ApiError
 from boardlab.web.hub import DEFAULT_LIVE_MATCHES, Hub
 from boardlab.web.limits import Limits, RateLimiter
 from boardlab.web.live import match_socket
+from boardlab.web.notifications import Notifier
+from boardlab.web.notifications_api import (
+    get_notifications,
+    post_notifications,
+    unsubscribe_page,
+)
+from boardlab.web.notifications_settings import MailSettings
 from boardlab.web.origin import CrossSiteGuard
 from boardlab.web.profiles import get_player
 from boardlab.web.rules import rules_page
@@ -149,13 +156,16 @@ def create_app(
     prepare_bots: bool = True,
     say: Callable[[str], None] = lambda line: None,
     allowed_hosts: Sequence[str] | None = None,
+    mail: MailSettings | None = None,
 ) -> Starlette:
     """The app, storing its matches in the SQLite file ``db_path`` (or the PostgreSQL database
     of a ``postgresql://`` URL: ``boardlab.web.stores``) and keeping at most
     ``live_matches`` of them in memory; ``ready`` is called once it has started and answers
     requests; ``limits`` bound what each client may ask. With ``prepare_bots`` the bot
     workers load every game's compiled bots at start (``say`` tells the operator how it goes).
-    ``allowed_hosts`` are the names the ``Host`` header may carry (None: any)."""
+    ``allowed_hosts`` are the names the ``Host`` header may carry (None: any). With ``mail``
+    (an SMTP server), accounts that opted in are mailed when it is their move
+    (``boardlab.web.notifications``)."""
     limits = limits or Limits()
 
     @asynccontextmanager
@@ -187,6 +197,10 @@ def create_app(
         store = open_store(db_path)
         hub = Hub(store, bot_workers, live_matches, prepare=prepare_bots)
         app.state.hub = hub
+        app.state.mail = mail
+        notifier = None if mail is None else Notifier(hub, mail)
+        if notifier is not None:
+            notifier.start()
         hub.start_workers(say)
         hub.observers.append(follow_finished(store))  # ratings and the archive
         resumed = hub.resume_bots()
@@ -197,6 +211,8 @@ def create_app(
         try:
             yield
         finally:
+            if notifier is not None:
+                notifier.stop()
             await hub.close()
             store.close()
 
@@ -239,6 +255,9 @@ def create_app(
         Route("/api/account/signout", accounts.post_signout, methods=["POST"]),
         Route("/api/account/password", accounts.post_password, methods=["POST"]),
         Route("/api/account/delete", accounts.post_delete, methods=["POST"]),
+        Route("/api/account/notifications", get_notifications, methods=["GET"]),
+        Route("/api/account/notifications", post_notifications, methods=["POST"]),
+        Route("/unsubscribe/{token}", unsubscribe_page),
         Route("/api/account/records.zip", get_records_zip),
         Route("/api/account/import", post_import, methods=["POST"]),
         Route("/api/players/{name}", get_player),

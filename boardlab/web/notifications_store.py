@@ -44,6 +44,9 @@ class NotificationStore(Protocol):
     def forget_notify_settings(self, account_id: str) -> None:
         """Remove the account's address and settings."""
 
+    def account_name(self, account_id: str) -> str | None:
+        """The name of the account ``account_id`` (None if there is none)."""
+
 
 class SqlNotifications:
     """:class:`NotificationStore` in SQL that both backends run."""
@@ -100,3 +103,9 @@ class SqlNotifications:
         """Delete the account's row."""
         with self._transaction() as run:
             run("DELETE FROM notify_settings WHERE account_id = ?", (account_id,))
+
+    def account_name(self, account_id: str) -> str | None:
+        """Read the account's name."""
+        with self._transaction(reading=True) as run:
+            rows = run("SELECT name FROM accounts WHERE id = ?", (account_id,))
+        return str(rows[0][0]) if rows else None

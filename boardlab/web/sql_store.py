@@ -20,6 +20,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+from boardlab.web.accounts_store import SqlPasswords
 from boardlab.web.archive_store import SqlArchive, forget_account
 from boardlab.web.migrations import Run
 from boardlab.web.notifications_store import SqlNotifications
@@ -53,7 +54,7 @@ LISTED_COLUMNS = "id, config, status, result, plies, updated, deadline, to_move"
 """The columns of ``matches`` that :func:`listed` reads, in order."""
 
 
-class SqlStore(SqlRatings, SqlArchive, SqlPlaytests, SqlSeeks, SqlNotifications, ABC):
+class SqlStore(SqlRatings, SqlArchive, SqlPlaytests, SqlSeeks, SqlNotifications, SqlPasswords, ABC):
     """A :class:`~boardlab.web.store.Store` over a backend's transactions."""
 
     conflicts: tuple[type[Exception], ...]

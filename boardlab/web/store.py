@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from boardlab.web.accounts_store import PasswordStore
 from boardlab.web.archive_store import ArchiveStore
 from boardlab.web.notifications_store import NotificationStore
 from boardlab.web.player_ratings_store import RatingStore
@@ -139,7 +140,9 @@ class StoredMatch:
     summary: Summary
 
 
-class Store(RatingStore, ArchiveStore, PlaytestStore, SeekStore, NotificationStore, Protocol):
+class Store(
+    RatingStore, ArchiveStore, PlaytestStore, SeekStore, NotificationStore, PasswordStore, Protocol
+):
     """Where matches live. Every call is durable when it returns."""
 
     def create(self, config: MatchConfig, summary: Summary) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from boardlab.web.notifications_store import NotifySettings
 from boardlab.web.seeks_store import Seek
-from boardlab.web.store import Store
+from boardlab.web.store import Account, Store
 from boardlab.web.stores import open_store
 
 
@@ -138,3 +138,13 @@ def test_notification_settings_are_kept_replaced_unsubscribed_and_forgotten(stor
     )
     store.forget_notify_settings("acc")
     assert store.notify_settings("acc") is None
+
+
+def test_an_account_name_is_read_and_its_hash_replaced_only_while_unchanged(store: Store) -> None:
+    assert store.create_account(Account("id1", "Ada", "ada", "h1", "2026-01-01"))
+    assert store.account_name("id1") == "Ada"
+    assert store.account_name("nobody") is None
+    assert not store.rehash_password("id1", "h0", "h2")
+    assert store.rehash_password("id1", "h1", "h2")
+    found = store.account_named("ada")
+    assert found is not None and found.password == "h2"

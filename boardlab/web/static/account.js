@@ -1,5 +1,6 @@
-/** The account page: sign in or up as a guest; sign out, change the password or delete the
- * account when signed in. Every error is said in words beside its form. */
+/** The account page: sign in or up as a guest; sign out, change the password, set the e-mail
+ * notifications or delete the account when signed in. Every error is said in words beside its
+ * form. */
 
 import { accountReady, showAccount } from "./account-nav.js";
 import { heldMatches, request } from "./api.js";
@@ -62,7 +63,25 @@ async function render(fresh = true) {
     const since = new Date(account.created);
     $("member-since").textContent = Number.isNaN(since.getTime())
       ? "" : `Member since ${since.toLocaleDateString(undefined, { dateStyle: "long" })}`;
+    await showNotifications();
   }
+}
+
+/** The account's e-mail notification settings, as the server has them. */
+async function showNotifications() {
+  try {
+    showSettings(await request("GET", "/api/account/notifications"));
+  } catch (error) {
+    showError("notify", error.message);
+  }
+}
+
+function showSettings(settings) {
+  $("notify-address").value = settings.address;
+  $("notify-enabled").checked = settings.enabled;
+  $("notify-unavailable").hidden = settings.available;
+  $("notify-status").textContent = settings.enabled
+    ? `Mails go to ${settings.address}.` : "No mails are sent.";
 }
 
 handle("signin", "/api/account/signin",
@@ -80,6 +99,14 @@ handle("password", "/api/account/password",
   () => {
     $("password-form").reset();
     notify("Password changed. Your other browsers and devices are signed out.", "info");
+  });
+handle("notify", "/api/account/notifications",
+  () => ({ address: $("notify-address").value.trim(), enabled: $("notify-enabled").checked }),
+  (body) => (body.enabled && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(body.address)
+    ? "Enter the e-mail address to send the mails to." : null),
+  (settings) => {
+    showSettings(settings);
+    notify("E-mail settings saved.", "info");
   });
 handle("delete", "/api/account/delete",
   () => ({ password: $("delete-password").value }),

@@ -1,0 +1,113 @@
+"""The account's e-mail notification settings, and the unsubscribe link of every mail.
+
+``GET /api/account/notifications`` tells the signed-in account its address, whether it opted
+in, and whether this server sends mail at all (``boardlab serve --smtp``). ``POST`` sets them:
+an address is checked strictly (one plain ``local@domain``, no spaces, quotes or line breaks,
+at most 254 characters), and a new address gets a new unsubscribe token (the old links stop
+working). ``GET /unsubscribe/<token>`` turns the mails off in one click, with no sign-in (the
+link is in the mail; the token can do nothing else), and says so on a small page.
+"""
+
+from __future__ import annotations
+
+import html
+import secrets
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+
+from boardlab.web.account_cookie import signed_in
+from boardlab.web.api import _count, _hub
+from boardlab.web.errors import ApiError
+from boardlab.web.hub import now
+from boardlab.web.notifications_settings import MailSettings, plain_address
+from boardlab.web.notifications_store import NotifySettings
+from boardlab.web.requests import TOKEN_PATTERN, json_body
+
+
+def _settings_data(request: Request, settings: NotifySettings | None) -> dict[str, Any]:
+    mail: MailSettings | None = getattr(request.app.state, "mail", None)
+    return {
+        "address": settings.address if settings else "",
+        "enabled": bool(settings and settings.enabled),
+        "available": mail is not None,
+    }
+
+
+async def get_notifications(request: Request) -> Response:
+    """``GET /api/account/notifications``: the signed-in account's settings (401 for a guest)."""
+    account = signed_in(request, now())
+    if account is None:
+        raise ApiError(401, "sign in first")
+    return JSONResponse(_settings_data(request, _hub(request).store.notify_settings(account.id)))
+
+
+def checked_address(value: object) -> str:
+    """A plain e-mail address (400 for anything else)."""
+    if not isinstance(value, str) or not plain_address(value):
+        raise ApiError(400, "'address' must be a plain e-mail address such as name@example.org")
+    return value
+
+
+async def post_notifications(request: Request) -> Response:
+    """``POST /api/account/notifications`` ``{"address", "enabled"}``: set them; an empty
+    address with ``enabled`` false forgets the address."""
+    _count(request, "moves")
+    body = await json_body(request)
+    account = signed_in(request, now())
+    if account is None:
+        raise ApiError(401, "sign in first")
+    enabled = body.get("enabled")
+    if not isinstance(enabled, bool):
+        raise ApiError(400, "'enabled' must be true or false")
+    store = _hub(request).store
+    if body.get("address") == "" and not enabled:
+        store.forget_notify_settings(account.id)
+        return JSONResponse(_settings_data(request, None))
+    address = checked_address(body.get("address"))
+    old = store.notify_settings(account.id)
+    token = old.unsubscribe if old and old.address == address else secrets.token_urlsafe(32)
+    settings = NotifySettings(account.id, address, enabled, token, now())
+    store.set_notify_settings(settings)
+    return JSONResponse(_settings_data(request, settings))
+
+
+PAGE = """<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>{title} — Boardlab</title>
+  <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+  <link rel="stylesheet" href="/static/style.css">
+</head>
+<body class="account-page">
+  <header class="top"><a class="brand" href="/">Boardlab</a><h1>{title}</h1></header>
+  <main class="account"><div class="account-card"><p>{text}</p>
+    <p><a class="button" href="/account">Your account</a> <a class="button" href="/">Lobby</a></p>
+  </div></main>
+</body>
+</html>
+"""
+
+
+async def unsubscribe_page(request: Request) -> Response:
+    """``GET /unsubscribe/<token>``: the mail's one-click unsubscribe."""
+    _count(request, "moves")
+    token = str(request.path_params["token"])
+    if TOKEN_PATTERN.fullmatch(token) and _hub(request).store.unsubscribe(token, now()):
+        title, text, status = (
+            "Unsubscribed",
+            "You will get no more e-mails about your moves. You can turn them on again on "
+            "your account page.",
+            200,
+        )
+    else:
+        title, text, status = (
+            "Unknown link",
+            "This unsubscribe link is not (or no longer) valid: the address it was sent to "
+            "was changed or removed. Your account page shows what is set now.",
+            404,
+        )
+    return HTMLResponse(PAGE.format(title=html.escape(title), text=html.escape(text)), status)
