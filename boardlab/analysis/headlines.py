@@ -14,6 +14,7 @@ from boardlab.analysis.meanings import GROUPS, PLAIN
 from boardlab.analysis.stats import (
     ALPHA,
     detectable_difference,
+    detectable_edge_difference,
     detectable_effect,
     detectable_share,
     quartiles,
@@ -130,8 +131,30 @@ def headlines(summary: dict[str, Any], percent: Mapping[str, bool]) -> list[str]
         lines.append(comparison_verdict(comparison, percent))
         lines.extend(seat_count_note(comparison))
     lines.extend(strong_lines(summary))
-    lines.append(power_line(n, fair, len(summary["comparisons"]) > 0, won))
+    lines.append(power_line(n, fair, len(summary["comparisons"]) > 0, won, mixed_power(summary)))
     return lines
+
+
+def mixed_power(summary: dict[str, Any]) -> str:
+    """The power clause of comparisons between different seat counts: the smallest difference
+    of the first seat's edge over its fair share that they see (80% power, 5% test), from each
+    side's decided games; empty when every comparison has one seat count."""
+    decided = {one.get("name"): one["outcome"]["decided"] for one in summary["series"]}
+    clauses = []
+    for comparison in summary["comparisons"]:
+        row = next((r for r in comparison["rows"] if r["metric"] == "first_seat_edge"), None)
+        name = comparison["variant"]
+        if row is None or row["seats"][0] == row["seats"][1] or name not in decided:
+            continue
+        k_a, k_b = row["seats"]
+        n_a, n_b = decided[comparison["base"]], decided[name]
+        reach = detectable_edge_difference(n_a, k_a, n_b, k_b)
+        clauses.append(
+            f"between {comparison['base']} ({k_a} seats, {n_a} games with a winner) and {name} "
+            f"({k_b} seats, {n_b}), the first seat's edge over its fair share must differ by "
+            f"about {reach:.2f} (e.g. {number(1.0)} against {number(1.0 + reach)})"
+        )
+    return "; ".join(clauses)
 
 
 def seat_count_note(comparison: dict[str, Any]) -> list[str]:
@@ -149,10 +172,14 @@ def seat_count_note(comparison: dict[str, Any]) -> list[str]:
     ]
 
 
-def power_line(games: int, fair: float, variants: bool, decided: int | None = None) -> str:
+def power_line(
+    games: int, fair: float, variants: bool, decided: int | None = None, edges: str = ""
+) -> str:
     """What this many games can see (80% power, 5% tests): the smallest seat edge, over the
     ``decided`` games with one winner as the seat test counts them, and the smallest
-    differences between variants over all ``games``."""
+    differences between variants over all ``games``; ``edges`` is the clause of comparisons
+    between seat counts (:func:`mixed_power`), which compare the first seat's edge instead of
+    a rate."""
     decided = games if decided is None else decided
     edge = detectable_share(decided, fair) - fair
     counted = f"{games} games" if decided == games else f"{decided} games with a winner"
@@ -166,6 +193,8 @@ def power_line(games: int, fair: float, variants: bool, decided: int | None = No
             f"{100 * detectable_difference(games):.0f} points, a mean by about "
             f"{detectable_effect(games):.1f} standard deviations"
         )
+    if edges:
+        line += "; " + edges
     return line + "; smaller effects would usually read as no real difference."
 
 

@@ -198,3 +198,15 @@ def bootstrap_uniformity(utilities: Sequence[Sequence[float]]) -> Estimate:
         found.append(uniformity(table[rng.integers(0, n, size=(100, n))]))
     low, high = np.percentile(np.concatenate(found), [2.5, 97.5])
     return Estimate(value, float(low), float(high), n)
+
+
+def detectable_edge_difference(decided_a: int, seats_a: int, decided_b: int, seats_b: int) -> float:
+    """The smallest difference of the first seat's edge over its fair share (share of the
+    decided games times ``K``) between a variant of ``seats_a`` seats and one of ``seats_b``
+    that a 5% two-sided test sees with 80% power, from their decided games. An equal seat's
+    edge estimate has variance ``K^2 (1/K)(1 - 1/K) / n = (K - 1) / n``, so the difference of
+    two has ``(K_a - 1)/n_a + (K_b - 1)/n_b`` (normal approximation); NaN without games."""
+    if decided_a == 0 or decided_b == 0:
+        return math.nan
+    z = float(stats.norm.ppf(1 - ALPHA / 2) + stats.norm.ppf(POWER))
+    return z * math.sqrt((seats_a - 1) / decided_a + (seats_b - 1) / decided_b)

@@ -84,7 +84,9 @@ def strong_comparisons(strong: Sequence[dict[str, Any]]) -> list[dict[str, Any]]
 
 
 def _seats(unequal: bool) -> str:
-    return "a real difference between the seats" if unequal else "no real difference"
+    return (
+        "a real difference between the seats" if unequal else "no real difference between the seats"
+    )
 
 
 def strong_lines(summary: dict[str, Any]) -> list[str]:

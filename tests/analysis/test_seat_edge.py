@@ -16,8 +16,15 @@ from boardlab.analysis.headlines import headlines, power_line
 from boardlab.analysis.lab import LabConfig, Series, plan_series, tasks
 from boardlab.analysis.report import _outcome_section
 from boardlab.analysis.seat_edge import compare_edges, edge
-from boardlab.analysis.stats import compare_proportions
-from boardlab.analysis.summary import EDGE, PERCENT, compare, outcome, summarize_series
+from boardlab.analysis.stats import compare_proportions, detectable_edge_difference
+from boardlab.analysis.summary import (
+    EDGE,
+    PERCENT,
+    compare,
+    one_family,
+    outcome,
+    summarize_series,
+)
 from boardlab.analysis.trace import GameTrace
 
 
@@ -119,3 +126,28 @@ def test_identical_variants_are_independent_samples_and_others_share_seeds() -> 
     found = {(t.series, t.index): t.seed for t in tasks(config, plan_series(config), set())}
     assert all(found[("a", i)] == found[("b", i)] for i in range(4))
     assert all(found[("a", i)] != found[("c", i)] for i in range(4))
+
+
+def test_the_power_line_of_a_two_to_three_seat_comparison_counts_the_edge() -> None:
+    # An equal seat's edge estimate has variance (K - 1) / n: 1/100 at two seats with 100 games
+    # with a winner, 2/90 at three with 90; (1.96 + 0.8416) * sqrt(1/100 + 2/90) = 0.503.
+    assert detectable_edge_difference(100, 2, 90, 3) == pytest.approx(0.5029, abs=1e-3)
+    two = _games(2, [50, 50], draws=0)
+    three = _games(3, [30, 30, 30], draws=10)
+    series = [
+        summarize_series(Series(name, name, {}, players, 100), games, names)
+        for name, players, games, names in (
+            ("two", ("a", "b"), two, ["A", "B"]),
+            ("three", ("a", "b", "c"), three, ["A", "B", "C"]),
+        )
+    ]
+    comparison = {"base": "two", "variant": "three", "rows": compare(two, three)}
+    summary = {"series": series, "skill": [], "comparisons": [comparison]}
+    one_family(comparison["rows"])
+    power = headlines(summary, PERCENT)[-1]
+    assert (
+        "between two (2 seats, 100 games with a winner) and three (3 seats, 90), the first "
+        "seat's edge over its fair share must differ by about 0.50 (e.g. 1.00 against 1.50)"
+    ) in power
+    same = {"series": series[:1], "skill": [], "comparisons": []}
+    assert "first seat's edge over" not in headlines(same, PERCENT)[-1]

@@ -71,7 +71,9 @@ def _summary(default_p: float, strong_p: float, real: bool) -> dict[str, Any]:
 
 def test_the_headline_says_whether_the_verdict_changes() -> None:
     (changed,) = strong_lines(_summary(0.01, 0.6, False))
-    assert "no real difference (p = 0.6), the verdict changes: level:easy gave a real" in changed
+    assert (
+        "no real difference between the seats (p = 0.6), the verdict changes: level:easy" in changed
+    )
     assert "did not clearly move: 1.30 → 1.00 (-0.30, 95% interval -0.70 to +0.10)" in changed
     (same,) = strong_lines(_summary(0.01, 0.02, True))
     assert (
