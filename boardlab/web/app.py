@@ -22,7 +22,7 @@ from boardlab.core.render_model import SPECTATOR
 from boardlab.render.svg import render_svg
 from boardlab.web import accounts, analysis, api, chat, seating, seeks
 from boardlab.web.access_log import AccessLog
-from boardlab.web.archive import follow_finished, get_games
+from boardlab.web.archive import follow_finished, games_page, get_games
 from boardlab.web.archive_records import get_imported_record, get_records_zip, post_import
 from boardlab.web.catalogue import build_catalogue
 from boardlab.web.client_limits import ClientLimits
@@ -38,7 +38,7 @@ from boardlab.web.notifications_api import (
 )
 from boardlab.web.notifications_settings import MailSettings
 from boardlab.web.origin import CrossSiteGuard
-from boardlab.web.profiles import get_player
+from boardlab.web.profiles import get_player, profile_page
 from boardlab.web.rules import rules_page
 from boardlab.web.seeks_live import seeks_socket
 from boardlab.web.store import StoreUnavailable
@@ -222,6 +222,8 @@ def create_app(
         Route("/rules/{game}", rules_page),
         Route("/analysis", analysis_page),
         Route("/account", account_page),
+        Route("/players/{name}", profile_page),
+        Route("/games", games_page),
         Route("/api/catalogue", catalogue),
         Route("/api/health", api.get_health),
         Route("/api/matches", api.create_match, methods=["POST"]),
@@ -255,6 +257,11 @@ def create_app(
         Route("/api/account/signout", accounts.post_signout, methods=["POST"]),
         Route("/api/account/password", accounts.post_password, methods=["POST"]),
         Route("/api/account/delete", accounts.post_delete, methods=["POST"]),
+        Route("/api/account/records.zip", get_records_zip),
+        Route("/api/account/import", post_import, methods=["POST"]),
+        Route("/api/players/{name}", get_player),
+        Route("/api/games", get_games),
+        Route("/api/games/{game_id}/record", get_imported_record),
         Route("/api/account/notifications", get_notifications, methods=["GET"]),
         Route("/api/account/notifications", post_notifications, methods=["POST"]),
         Route("/unsubscribe/{token}", unsubscribe_page),

@@ -19,7 +19,8 @@ from typing import Any, get_args
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 
-from boardlab.core.registry import game_ids, make
+from boardlab.core.errors import BoardlabError
+from boardlab.core.registry import game_class, game_ids, make
 from boardlab.web.accounts import NAME_PATTERN
 from boardlab.web.api import _hub
 from boardlab.web.archive_store import ArchivedGame, ArchivedSeat, ArchiveQuery, SeatResult
@@ -177,6 +178,7 @@ def game_json(game: ArchivedGame) -> dict[str, Any]:
     return {
         "id": game.id,
         "game": game.game,
+        "game_name": _game_name(game.game),
         "ended": game.ended,
         "result": game.result,
         "clock": _clock_label(game.clock),
@@ -203,6 +205,14 @@ def _sides(game_id: str, options: tuple[tuple[str, str], ...]) -> tuple[str, ...
         return make(game_id, **dict(options)).player_names
     except Exception:
         return ()  # options this code no longer reads: the seats are numbered instead
+
+
+@functools.lru_cache(maxsize=16)
+def _game_name(game_id: str) -> str:
+    try:
+        return game_class(game_id).name
+    except BoardlabError:
+        return game_id  # a game this code no longer has: its id
 
 
 @functools.lru_cache(maxsize=64)

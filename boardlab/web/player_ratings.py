@@ -7,8 +7,10 @@ is a first place shared by all (OpenSkill's ties). With Colosseum Offcuts' 3 to 
 same holds: the seats that left or lost share the place after the winners.
 
 The speed comes from the clock: a real-time clock (minutes + seconds) is ``realtime``; days
-per move, or no clock at all, is ``correspondence``. A rating is shown as ``mu ± 2 sigma``
-and is provisional (a ``?`` after it) until :data:`PROVISIONAL_GAMES` rated games are behind
+per move, or no clock at all, is ``correspondence``. Players read a rating on a scale like
+Glicko's: ``1500 + 40 (mu - 25)`` points, with its uncertainty as ``± 2 sigma`` on that scale
+(a new player is ``1500 ± 667``, as a Glicko player's ``1500 ± 2 RD`` is ``1500 ± 700``). A
+rating is provisional (a ``?`` after it) until :data:`PROVISIONAL_GAMES` rated games are behind
 it. The bots' level ratings (Davidson-Luce fits of bot tournaments, ``docs/bots.md``) are on
 another scale and never shown beside these.
 """
@@ -31,7 +33,10 @@ START = Skill(MODEL.mu, MODEL.sigma, 0)
 PROVISIONAL_GAMES = 10
 """A rating is provisional until this many rated games are behind it."""
 SHOWN_SIGMAS = 2
-"""A rating is shown as ``mu ± SHOWN_SIGMAS * sigma``."""
+"""A rating's uncertainty is shown as ``± SHOWN_SIGMAS`` sigma."""
+CENTRE, POINTS_PER_MU = 1500, 40
+"""The scale players read: ``CENTRE`` points at OpenSkill's starting mu, ``POINTS_PER_MU`` for
+each unit of mu."""
 
 
 def speed_of(clock: str) -> Speed:
@@ -60,9 +65,19 @@ def provisional(skill: Skill) -> bool:
     return skill.games < PROVISIONAL_GAMES
 
 
+def points(skill: Skill) -> int:
+    """The rating on the players' scale (:data:`CENTRE`, :data:`POINTS_PER_MU`)."""
+    return round(CENTRE + POINTS_PER_MU * (skill.mu - MODEL.mu))
+
+
+def interval(skill: Skill) -> int:
+    """The rating's uncertainty on the players' scale: ``SHOWN_SIGMAS`` sigma."""
+    return round(SHOWN_SIGMAS * POINTS_PER_MU * skill.sigma)
+
+
 def shown(skill: Skill) -> str:
-    """A rating as players read it: ``27.6 ± 16.1``, with ``?`` while provisional."""
-    text = f"{skill.mu:.1f} ± {SHOWN_SIGMAS * skill.sigma:.1f}"
+    """A rating as players read it: ``1605 ± 645``, with ``?`` while provisional."""
+    text = f"{points(skill)} ± {interval(skill)}"
     return f"{text}?" if provisional(skill) else text
 
 

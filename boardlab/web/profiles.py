@@ -19,7 +19,15 @@ from boardlab.web.api import _hub
 from boardlab.web.archive import STATIC, account_of, game_json
 from boardlab.web.archive_store import ArchiveQuery
 from boardlab.web.errors import ApiError
-from boardlab.web.player_ratings import PROVISIONAL_GAMES, SHOWN_SIGMAS, provisional, shown
+from boardlab.web.player_ratings import (
+    PROVISIONAL_GAMES,
+    SHOWN_SIGMAS,
+    START,
+    interval,
+    points,
+    provisional,
+    shown,
+)
 from boardlab.web.player_ratings_store import Skill
 from boardlab.web.store import SetAside, Store
 
@@ -74,6 +82,7 @@ async def get_player(request: Request) -> Response:
             "since": account.created[:10],
             "provisional_games": PROVISIONAL_GAMES,
             "shown_sigmas": SHOWN_SIGMAS,
+            "start": skill_json(START),
             "ratings": ratings,
             "history": history,
             "games": counts,
@@ -84,10 +93,13 @@ async def get_player(request: Request) -> Response:
 
 
 def skill_json(skill: Skill) -> dict[str, Any]:
-    """A rating's fields: mean, uncertainty, games, provisional, and as players read it."""
+    """A rating's fields: OpenSkill's mean and uncertainty, the rating and its interval on the
+    players' scale, games, provisional, and the text players read."""
     return {
         "mu": round(skill.mu, 3),
         "sigma": round(skill.sigma, 3),
+        "rating": points(skill),
+        "interval": interval(skill),
         "games": skill.games,
         "provisional": provisional(skill),
         "shown": shown(skill),

@@ -65,7 +65,6 @@ async def post_claim(request: Request) -> Response:
         for copy in (session, hub.sessions.get(session.id)):
             if copy is not None:
                 copy.reseat(claimed)
-        account = signed_in(request, now())
         if account is not None:
             # The claimer's account holds the seat from now on, whoever's it was.
             hub.store.hold_seats(account.id, session.id, [seat], take=True)

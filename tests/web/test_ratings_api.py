@@ -90,7 +90,9 @@ def test_a_rated_game_moves_both_ratings_as_openskill_says_once(shared_server: S
     assert (mine["mu"], mine["sigma"], mine["games"]) == (round(won.mu, 3), round(won.sigma, 3), 1)
     assert (theirs["mu"], theirs["sigma"]) == (round(lost.mu, 3), round(lost.sigma, 3))
     assert mine["provisional"] and mine["shown"].endswith("?")
-    assert mine["shown"] == f"{won.mu:.1f} ± {2 * won.sigma:.1f}?"
+    # Shown on a 1500 scale, 40 points a unit of mu, with two sigmas as its uncertainty.
+    assert mine["rating"] == round(1500 + 40 * (won.mu - 25)) > 1500
+    assert mine["shown"] == f"{mine['rating']} ± {round(80 * won.sigma)}?"
     # The rematch event after the end tells the observer again: nothing changes twice.
     assert bob.post(f"/api/matches/{match}/rematch", {})[0] == 201
     again = rating(ada, ada_name, "murus-gallicus", "realtime")

@@ -10,6 +10,7 @@ const MAX_MINE = 100;  // the server's limit of one "my games" request
 
 let catalogue = { games: [], bots: [] };
 let chosen = null;
+let account = null;  // the signed-in account: only it may start a rated game
 
 async function start() {
   try {
@@ -28,6 +29,7 @@ async function start() {
   refresh();
   setInterval(refresh, REFRESH_MS);
   watchBots();
+  account = await accountReady;
 }
 
 /** Say while the server prepares its bots (the first start after an install compiles them). */
@@ -130,7 +132,34 @@ function showSeats() {
     select.value = old[seat] ?? fallback;
     rows.push(el("div", { class: "field seat-row" }, el("label", { for: `seat-${seat}` }, name), select));
   }
-  replace($("seats"), rows);
+  const rated = $("rated")?.checked === true;
+  replace($("seats"), rows, ratedField(rated));
+  if (rated) ratedSeats();
+}
+
+/** The "Rated game" choice: open to a signed-in player, whose seat it makes theirs and the
+ * others invited (the server refuses any other rated match, and says why). */
+function ratedField(checked) {
+  const box = el("input", { type: "checkbox", id: "rated", name: "rated", "aria-describedby": "rated-help" });
+  box.checked = checked && account !== null;
+  box.disabled = account === null;
+  box.addEventListener("change", () => { if (box.checked) ratedSeats(); });
+  const help = account === null
+    ? "Sign in to play rated games: ratings belong to accounts."
+    : "You take the first seat and invite the others, who sign in to join. The result changes "
+      + "each player's rating for this game and speed.";
+  // Styled here: the lobby's stylesheet lays fields out in two columns, too narrow for this.
+  return el("div", { class: "rated-field", style: "display: grid; gap: .25rem; margin-top: .7rem" },
+    el("label", { for: "rated", style: "display: flex; gap: .45rem; align-items: center; font-weight: 500" },
+      box, "Rated game"),
+    el("p", { class: "help", id: "rated-help", style: "margin: 0; font-size: .82rem; color: var(--muted)" }, help,
+      account === null ? null : [" ", el("a", { href: `/players/${encodeURIComponent(account.name)}` }, "Your ratings")]));
+}
+
+function ratedSeats() {
+  $("seats").querySelectorAll("select").forEach((select, seat) => {
+    select.value = seat === 0 ? "human" : "invite";
+  });
 }
 
 /** A bot's label with its measured rating at this seat count, where a tournament measured it. */
@@ -162,7 +191,7 @@ async function create(event) {
   if (button) button.disabled = true;
   try {
     const answer = await request("POST", "/api/matches", {
-      body: { game: chosen.id, options: optionValues(), seats, clock: clockValue() },
+      body: { game: chosen.id, options: optionValues(), seats, clock: clockValue(), rated: $("rated")?.checked === true },
     });
     keepCreated(answer);
     location.href = `/match/${encodeURIComponent(answer.id)}`;
