@@ -141,9 +141,10 @@ def test_the_power_line_of_a_two_to_three_seat_comparison_counts_the_edge() -> N
             ("three", ("a", "b", "c"), three, ["A", "B", "C"]),
         )
     ]
-    comparison = {"base": "two", "variant": "three", "rows": compare(two, three)}
+    rows = compare(two, three)
+    one_family(rows)
+    comparison = {"base": "two", "variant": "three", "rows": rows}
     summary = {"series": series, "skill": [], "comparisons": [comparison]}
-    one_family(comparison["rows"])
     power = headlines(summary, PERCENT)[-1]
     assert (
         "between two (2 seats, 100 games with a winner) and three (3 seats, 90), the first "
