@@ -1,14 +1,16 @@
 """Finding an opponent: post a seek to the lobby, or accept one and the match starts for both.
 
 A seek names a two-player game with its options, a time control, rated or casual and, for a
-rated seek, the range of ratings it is open to. Everything is checked as a new match's request
-is (``creation.py``), before anything is stored. Posting answers with the seek's secret token:
-the page keeps the seek alive over ``/ws/seeks`` (``seeks_live.py``) and, once someone accepts
-it, that token is the poster's seat token in the new match. Accepting takes the seek in the
-store (of two accepts, even through two server processes, exactly one gets it), makes the match
-with the poster in a random seat, and answers with the accepter's token; the poster's page is
-told over its websocket. Seats are held by their tokens and, for a signed-in player, by the
-account too.
+rated seek, the range of ratings it is open to (on the scale players read, 1500 to start:
+``player_ratings``; the accepter's rating in the seek's game and speed must be within it).
+An accepted rated seek makes a rated match between the two accounts. Everything is checked as a new
+match's request is (``creation.py``), before anything is stored. Posting answers with the
+seek's secret token: the page keeps the seek alive over ``/ws/seeks`` (``seeks_live.py``) and,
+once someone accepts it, that token is the poster's seat token in the new match. Accepting
+takes the seek in the store (of two accepts, even through two server processes, exactly one
+gets it), makes the match with the poster in a random seat, and answers with the accepter's
+token; the poster's page is told over its websocket. Seats are held by their tokens and, for a
+signed-in player, by the account too.
 """
 
 from __future__ import annotations
@@ -27,10 +29,11 @@ from boardlab.web.creation import make_game
 from boardlab.web.errors import ApiError
 from boardlab.web.hub import now
 from boardlab.web.limits import request_key
+from boardlab.web.player_ratings import START, points, speed_of
 from boardlab.web.requests import MATCH_ID_PATTERN, check_tokens, json_body
-from boardlab.web.seeks_live import live_since, seek_board, seek_entry
+from boardlab.web.seeks_live import live_since, seek_board
 from boardlab.web.seeks_store import Seek
-from boardlab.web.store import MatchConfig, SeatConfig
+from boardlab.web.store import MatchConfig, SeatConfig, Store
 from boardlab.web.tokens import new_match_id, new_token, token_hash
 
 SEEKS_PER_ADDRESS = 3
@@ -38,6 +41,7 @@ SEEKS_PER_ACCOUNT = 3
 MAX_SEEKS = 500
 """Open seeks on the server at most (every lobby page lists them all)."""
 MIN_RATING, MAX_RATING = 0, 4000
+"""The bounds of a rating range, on the scale players read (1500 to start, ``player_ratings``)."""
 GUEST = "Guest"
 GONE = "this seek was just taken or withdrawn"
 
@@ -112,8 +116,9 @@ async def post_seek(request: Request) -> Response:
         when,
     )
     hub.store.add_seek(seek)
-    seek_board(request.app.state).changed()
-    return JSONResponse({"id": seek.id, "token": token, "seek": seek_entry(seek)}, status_code=201)
+    board = seek_board(request.app.state)
+    board.changed()
+    return JSONResponse({"id": seek.id, "token": token, "seek": board.entry(seek)}, status_code=201)
 
 
 async def list_seeks(request: Request) -> Response:
@@ -130,6 +135,16 @@ def _open_seek(request: Request) -> Seek:
     raise ApiError(404, GONE)
 
 
+def rating_of(store: Store, account_id: str, seek: Seek) -> int:
+    """The account's rating in the seek's game at its speed, on the players' scale (the
+    starting rating if it has played no rated game there)."""
+    speed = speed_of(seek.clock)
+    for rating in store.ratings(account_id):
+        if rating.game == seek.game and rating.speed == speed:
+            return points(rating.skill)
+    return points(START)
+
+
 async def post_accept(request: Request) -> Response:
     """``POST /api/seeks/<id>/accept``: take the seek; the match starts for both (201 with the
     accepter's seat and token, as ``POST /api/matches`` answers)."""
@@ -143,6 +158,14 @@ async def post_accept(request: Request) -> Response:
     if seek.rated and account is None:
         raise ApiError(401, "sign in to accept a rated seek")
     hub = _hub(request)
+    if account is not None and (seek.min_rating is not None or seek.max_rating is not None):
+        mu = rating_of(hub.store, account.id, seek)
+        low = MIN_RATING if seek.min_rating is None else seek.min_rating
+        high = MAX_RATING if seek.max_rating is None else seek.max_rating
+        if not low <= mu <= high:
+            raise ApiError(
+                403, f"your rating here ({mu}) is outside this seek's range ({low} to {high})"
+            )
     game = make_game(seek.game, seek.options, 2)
     poster = secrets.randbelow(2)
     token = new_token()
@@ -151,7 +174,7 @@ async def post_accept(request: Request) -> Response:
     match_id = new_match_id()
     created = now()
     config = MatchConfig(
-        match_id, game.id, dict(game.option_items()), tuple(seats), created, seek.clock
+        match_id, game.id, dict(game.option_items()), tuple(seats), created, seek.clock, seek.rated
     )
     # The store decides: of two accepts, here or through another process, one takes it.
     if hub.store.take_seek(seek.id, match_id, poster, live_since()) is None:

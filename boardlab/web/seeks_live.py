@@ -30,8 +30,10 @@ from boardlab.web.clock import TimeControl
 from boardlab.web.errors import ApiError
 from boardlab.web.hub import Hub, now
 from boardlab.web.live import MAX_MESSAGE_CHARS, POLICY_VIOLATION, TOO_BIG, _first_message
+from boardlab.web.player_ratings import START, shown, speed_of
 from boardlab.web.requests import check_tokens, parse_object
 from boardlab.web.seeks_store import Seek
+from boardlab.web.store import Store
 from boardlab.web.tokens import token_hash
 
 LOG = logging.getLogger("boardlab.web")
@@ -81,6 +83,16 @@ def seek_entry(seek: Seek) -> dict[str, Any]:
     }
 
 
+def poster_rating(store: Store, account_id: str, seek: Seek) -> str:
+    """The poster's rating in the seek's game and speed as players read it (``25.0 ± 16.7?``;
+    the starting rating before any rated game there)."""
+    speed = speed_of(seek.clock)
+    for rating in store.ratings(account_id):
+        if rating.game == seek.game and rating.speed == speed:
+            return shown(rating.skill)
+    return shown(START)
+
+
 @dataclass(eq=False)
 class SeekClient:
     """One lobby page's socket, the seeks it keeps alive, and its queued messages."""
@@ -104,7 +116,14 @@ class SeekBoard:
 
     def listing(self) -> list[dict[str, Any]]:
         """The open seeks as the lobby lists them."""
-        return [seek_entry(seek) for seek in self.hub.store.open_seeks(live_since())]
+        return [self.entry(seek) for seek in self.hub.store.open_seeks(live_since())]
+
+    def entry(self, seek: Seek) -> dict[str, Any]:
+        """A seek as the lobby lists it, a rated one with its poster's rating."""
+        entry = seek_entry(seek)
+        if seek.rated and seek.account_id is not None:
+            entry["rating"] = poster_rating(self.hub.store, seek.account_id, seek)
+        return entry
 
     def changed(self) -> None:
         """Send the list to every page if it changed since it was last sent."""

@@ -35,12 +35,23 @@ def signed_in(browser: Browser, server: Server, name: str) -> tuple[BrowserConte
     return context, page
 
 
-def post_by_keyboard(page: Page, game: str, clock: str) -> None:
-    """Fill the seek form with the keyboard and send it."""
+def post_by_keyboard(
+    page: Page, game: str, clock: str, ratings: tuple[int, int] | None = None
+) -> None:
+    """Fill the seek form with the keyboard and send it (rated within ``ratings``, if given)."""
     page.locator("#seek-game").focus()
     page.locator("#seek-game").select_option(game)
     page.keyboard.press("Tab")
     page.locator("#seek-clock").select_option(clock)
+    if ratings is not None:
+        page.locator("#seek-casual").focus()
+        page.keyboard.press("ArrowRight")  # the radio group: Casual -> Rated
+        expect(page.locator("#seek-rated")).to_be_checked()
+        page.keyboard.press("Tab")
+        expect(page.locator("#seek-min")).to_be_focused()
+        page.keyboard.type(str(ratings[0]))
+        page.keyboard.press("Tab")
+        page.keyboard.type(str(ratings[1]))
     page.locator("#seek-form button[type=submit]").focus()
     page.keyboard.press("Enter")
     expect(page.locator("#seek-status")).to_contain_text("Your seek is open")
@@ -67,10 +78,13 @@ def test_a_seek_accepted_in_another_browser_starts_the_match_for_both(
     ada, bea = new_name("Ada"), new_name("Bea")
     first, poster = signed_in(browser, shared_server, ada)
     second, accepter = signed_in(browser, shared_server, bea)
-    post_by_keyboard(poster, "murus-gallicus", "3d")
+    post_by_keyboard(poster, "murus-gallicus", "3d", (1400, 1600))
     row = accepter.locator("#seek-list tr", has_text=ada)
     expect(row).to_contain_text("3 days per move")  # live: no reload
+    expect(row).to_contain_text("Rated (1400\u20131600)")
+    expect(row).to_contain_text("1500 ± 667?")
     expect(poster.locator("#seek-list tr[data-mine=yes]")).to_contain_text(f"{ada} (you)")
+    poster.locator("#seeks").screenshot(path=tmp_path / "web-seeks-posted.png")
     accepter.screenshot(path=tmp_path / "web-seeks.png", full_page=True)
     assert violations(accepter) == []
     button = row.get_by_role("button", name=f"Accept {ada}'s Murus Gallicus seek")

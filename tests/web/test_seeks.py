@@ -16,6 +16,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
+from boardlab.web.stores import open_store
 from tests.web.account_client import COOKIE, Browser, sign_up
 from tests.web.conftest import Server, start_server
 from tests.web.test_cross_site import EVIL, send
@@ -64,12 +65,15 @@ def test_an_accepted_seek_starts_the_match_for_both_accounts(lobby: Server) -> N
     poster_name, accepter_name = sign_up(poster), sign_up(accepter)
     with lobby_socket(lobby, [], poster.cookie) as page:
         next_message(page, "seeks")
-        status, posted = poster.post("/api/seeks", {**SEEK, "rated": True, "min_rating": 1000})
+        status, posted = poster.post(
+            "/api/seeks", {**SEEK, "rated": True, "min_rating": 1400, "max_rating": 1600}
+        )
         assert status == 201, posted
         page.send(json.dumps({"tokens": [posted["token"]]}))
         shown = next_message(page, "seeks", lambda m: m["seeks"])["seeks"]
         assert shown == [posted["seek"]]
         assert shown[0]["name"] == poster_name and shown[0]["clock"] == "3 days per move"
+        assert shown[0]["rated"] and shown[0]["rating"] == "1500 ± 667?"  # the start
         assert "token" not in json.dumps(shown) and posted["token"] not in json.dumps(shown)
         status, match = accepter.post(f"/api/seeks/{posted['id']}/accept", {})
         assert status == 201, match
@@ -88,6 +92,27 @@ def test_an_accepted_seek_starts_the_match_for_both_accounts(lobby: Server) -> N
         assert [(m["id"], m["you"]) for m in mine["matches"]] == [(match["id"], [seat])]
     assert posted["id"] not in listed(lobby)
     assert accepter_name != poster_name
+    store = open_store(lobby.db)
+    try:
+        stored = store.load(match["id"])
+        assert stored is not None and stored.config.rated and stored.config.clock == "3d"
+    finally:
+        store.close()
+
+
+def test_a_rated_seek_is_only_for_accounts_within_its_range(lobby: Server) -> None:
+    poster = Browser(lobby, "127.0.1.10")
+    sign_up(poster)
+    status, posted = poster.post("/api/seeks", {**SEEK, "rated": True, "min_rating": 1600})
+    assert status == 201, posted
+    status, answer = Browser(lobby, "127.0.1.11").post(f"/api/seeks/{posted['id']}/accept", {})
+    assert status == 401 and "sign in" in answer["error"]
+    newcomer = Browser(lobby, "127.0.1.12")
+    sign_up(newcomer)
+    status, answer = newcomer.post(f"/api/seeks/{posted['id']}/accept", {})
+    assert status == 403 and "outside this seek's range (1600 to 4000)" in answer["error"]
+    assert posted["id"] in listed(lobby)
+    poster.post("/api/seeks/withdraw", {"tokens": [posted["token"]]})
 
 
 def test_a_seek_disappears_when_its_page_closes(lobby: Server) -> None:
