@@ -130,6 +130,7 @@ VALID: dict[str, list[dict[str, Any]]] = {
         {"game": "cyvasse", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "level:easy"}]},
         {"game": "cyvasse", "seats": [{"kind": "invite"}, {"kind": "human"}]},
         {"game": "colosseum-offcuts", "seats": [{"kind": "bot", "bot": "random"}] * 3},
+        {"game": "murus-gallicus", "seats": [{"kind": "human"}, {"kind": "invite"}], "rated": True},
     ],
     "turn": [
         {"seat": 0, "ply": 0, "turn": "d1-d3"},
@@ -156,6 +157,13 @@ VALID: dict[str, list[dict[str, Any]]] = {
     "account/signout": [{}],
     "account/password": [{"old": PASSWORD, "new": PASSWORD}],
     "account/delete": [{"password": "not the password"}],
+    "account/import": [
+        {
+            "record": "# Boardlab game record\nGame: murus-gallicus\nResult: Romans=loss Gauls=win"
+            "\nTermination: resignation\n\n1 Romans: d1-d3\n",
+            "seat": 0,
+        }
+    ],
 }
 """Bodies that each request of the app accepts (by the last part of its path under a match, or
 its path under ``/api/``), to mutate."""
@@ -181,6 +189,8 @@ KEYS = st.sampled_from(
         "channel",
         "text",
         "open",
+        "rated",
+        "record",
     ]
 )
 
@@ -253,6 +263,13 @@ def paths(draw: st.DrawFn, matches: list[str]) -> str:
                 "/api/account/signout",
                 "/api/account/password",
                 "/api/account/delete",
+                "/api/account/import",
+                "/api/account/records.zip",
+                f"/api/players/{match}",
+                f"/players/{match}",
+                "/api/games",
+                f"/api/games/{match}/record",
+                "/games",
                 "/account",
                 f"/match/{match}",
                 "/analysis",
@@ -267,7 +284,12 @@ def paths(draw: st.DrawFn, matches: list[str]) -> str:
     query = draw(
         st.lists(
             st.tuples(
-                st.sampled_from(["at", "limit", "game", "status", "x"]),
+                st.sampled_from(
+                    [
+                        *("at", "limit", "game", "status", "player", "result"),
+                        *("from", "to", "options", "after", "x"),
+                    ]
+                ),
                 st.one_of(DIGITS, TEXT),
             ),
             max_size=3,
