@@ -8,16 +8,11 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 import time
 from collections.abc import Iterator
-from email import message_from_bytes, policy
-from email.message import EmailMessage
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
-from aiosmtpd.smtp import SMTP, Envelope, Session
 from websockets.sync.client import connect
 
 import boardlab
@@ -25,78 +20,22 @@ from boardlab.web.notifications import Notice, build_message
 from boardlab.web.notifications_settings import MailSettings
 from boardlab.web.stores import open_store
 from tests.web.account_client import Browser, sign_up
-from tests.web.conftest import UNLIMITED, Server, free_port, start_server
+from tests.web.conftest import Server
+from tests.web.notification_inbox import Inbox, mailing_server, running_inbox
 from tests.web.test_api_hidden import preset
-
-MAIL_SECONDS = 15.0
-
-
-class Inbox:
-    """An aiosmtpd handler keeping every message it is given."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.messages: list[EmailMessage] = []
-        self.arrived = threading.Condition()
-
-    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
-        """Keep the message (aiosmtpd's hook for a mail's data)."""
-        content = envelope.original_content or b""
-        message = message_from_bytes(content, policy=policy.default)
-        assert isinstance(message, EmailMessage)
-        with self.arrived:
-            self.messages.append(message)
-            self.arrived.notify_all()
-        return "250 OK"
-
-    def to(self, address: str) -> list[EmailMessage]:
-        with self.arrived:
-            return [m for m in self.messages if m["To"] == address]
-
-    def wait_for(self, address: str, count: int = 1) -> list[EmailMessage]:
-        """The messages to ``address`` once there are ``count`` (fails after a while)."""
-        deadline = time.monotonic() + MAIL_SECONDS
-        with self.arrived:
-            while len([m for m in self.messages if m["To"] == address]) < count:
-                left = deadline - time.monotonic()
-                assert left > 0, f"no mail to {address} within {MAIL_SECONDS} s"
-                self.arrived.wait(left)
-        return self.to(address)
 
 
 @pytest.fixture(scope="module")
 def inbox() -> Iterator[Inbox]:
-    handler = Inbox(free_port())
-    controller = Controller(handler, hostname="127.0.0.1", port=handler.port)
-    controller.start()
-    try:
+    with running_inbox() as handler:
         yield handler
-    finally:
-        controller.stop()
 
 
 @pytest.fixture(scope="module")
 def mailing(inbox: Inbox, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server mailing through the local SMTP server."""
-    port = free_port()
-    options = (
-        *UNLIMITED,
-        "--smtp",
-        f"127.0.0.1:{inbox.port}",
-        "--smtp-from",
-        "boardlab@example.org",
-        "--smtp-security",
-        "none",
-        "--public-url",
-        f"http://127.0.0.1:{port}/",
-    )
-    running = start_server(
-        tmp_path_factory.mktemp("mail") / "boardlab.sqlite3", port, options=options
-    )
-    try:
+    with mailing_server(inbox, tmp_path_factory.mktemp("mail")) as running:
         yield running
-    finally:
-        running.stop()
 
 
 def players(
