@@ -64,7 +64,7 @@ async def get_records_zip(request: Request) -> Response:
             sources.append((game, store.imported_record(game.id)))
         else:
             sources.append((game, store.load(game.id)))
-    data = await ANALYSIS_WORK.run(_zip, sources)
+    data = await ANALYSIS_WORK.run(_zip, sources, account.id)
     day = datetime.now(UTC).date().isoformat()
     filename = f"boardlab-{account.name}-{day}.zip"
     return Response(
@@ -74,8 +74,11 @@ async def get_records_zip(request: Request) -> Response:
     )
 
 
-def _zip(sources: list[tuple[ArchivedGame, StoredMatch | str | None]]) -> bytes:
-    """The zip of the records (run off the event loop: each match is replayed)."""
+def _zip(sources: list[tuple[ArchivedGame, StoredMatch | str | None]], account_id: str) -> bytes:
+    """The zip of the records (run off the event loop: each match is replayed). A played
+    match's record is the one its player's own seats get: a game that ended with something
+    still hidden from them (a Cyvasse deployment never revealed) is left out, and named in
+    :data:`SKIPPED_NOTE`."""
     buffer = io.BytesIO()
     skipped = []
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -88,7 +91,8 @@ def _zip(sources: list[tuple[ArchivedGame, StoredMatch | str | None]]) -> bytes:
                 if source is None:
                     raise ApiError(404, "the match is no longer kept")
                 session = MatchSession(source)
-                text = session.record_text(frozenset(range(len(source.config.seats))))
+                own = frozenset(seat.seat for seat in game.seats if seat.account_id == account_id)
+                text = session.record_text(own)
             except (ApiError, BoardlabError) as error:
                 skipped.append(f"{game.id}: {getattr(error, 'message', error)}")
                 continue

@@ -21,7 +21,9 @@ import pytest
 
 from tests.web.account_client import COOKIE, Browser, new_name, sign_up
 from tests.web.conftest import Server
+from tests.web.test_accounts import leaked
 from tests.web.test_api import replayed
+from tests.web.test_api_hidden import preset
 
 RECORD = (
     "# Boardlab game record\nGame: murus-gallicus\nOption board: 8x8\n"
@@ -183,3 +185,29 @@ def test_the_search_pages_with_its_cursor_and_knows_no_unknown_player(
         {"error": f"there is no player named {nobody}"},
     )
     assert shared_server.get(f"/api/games/{ids[0][:15]}!/record")[0] == 404
+
+
+def test_a_records_zip_never_reveals_what_the_game_kept_hidden_from_its_player(
+    shared_server: Server,
+) -> None:
+    ada, bob = Browser(shared_server), Browser(shared_server)
+    sign_up(ada)
+    sign_up(bob)
+    seats = [{"kind": "human"}, {"kind": "invite"}]
+    status, answer = ada.post("/api/matches", {"game": "cyvasse", "seats": seats})
+    assert status == 201
+    match = answer["id"]
+    claim = {"seat": 1, "token": answer["seats"][1]["token"]}
+    assert bob.post(f"/api/matches/{match}/claim", claim)[0] == 200
+    lineup = preset(shared_server, match, answer["seats"][0]["token"], 0, 0, "classic")
+    placements = lineup["moves"][0]["turn"]
+    assert placements != "(hidden)"
+    # Bob resigns before deploying: Ada's lineup was never revealed to him.
+    assert bob.post(f"/api/matches/{match}/resign", {"seat": 1})[0] == 200
+    assert bob.get(f"/api/matches/{match}/record")[0] == 409
+    theirs = zipped(bob)
+    assert list(theirs) == ["not-included.txt"] and match in theirs["not-included.txt"]
+    assert not leaked(placements, theirs)
+    # Ada's own record holds her lineup, as her page shows it.
+    (mine,) = [text for name, text in zipped(ada).items() if match in name]
+    assert placements.split("+")[0] in mine
