@@ -157,6 +157,15 @@ VALID: dict[str, list[dict[str, Any]]] = {
     "account/signout": [{}],
     "account/password": [{"old": PASSWORD, "new": PASSWORD}],
     "account/delete": [{"password": "not the password"}],
+    "account/notifications": [
+        {"address": "fuzz@example.org", "enabled": True},
+        {"address": "", "enabled": False},
+    ],
+    "seeks": [
+        {"game": "murus-gallicus", "options": {}, "clock": {"days": 3}},
+        {"game": "carnyx", "clock": None, "rated": True, "min_rating": 1400, "max_rating": 1600},
+    ],
+    "seeks/withdraw": [{"tokens": ["A" * 43]}],
     "account/import": [
         {
             "record": "# Boardlab game record\nGame: murus-gallicus\nResult: Romans=loss Gauls=win"
@@ -191,6 +200,11 @@ KEYS = st.sampled_from(
         "open",
         "rated",
         "record",
+        "address",
+        "enabled",
+        "clock",
+        "min_rating",
+        "max_rating",
     ]
 )
 
@@ -263,6 +277,11 @@ def paths(draw: st.DrawFn, matches: list[str]) -> str:
                 "/api/account/signout",
                 "/api/account/password",
                 "/api/account/delete",
+                "/api/account/notifications",
+                "/api/seeks",
+                "/api/seeks/withdraw",
+                f"/api/seeks/{match}/accept",
+                f"/unsubscribe/{match}",
                 "/api/account/import",
                 "/api/account/records.zip",
                 f"/api/players/{match}",
@@ -359,7 +378,7 @@ def plausible(draw: st.DrawFn, target: Target) -> tuple[str, str, dict[str, str]
     away from a valid one (so the checks past the first ones are reached too)."""
     match = draw(st.sampled_from(target.matches))
     action = draw(st.sampled_from(sorted(VALID)))
-    if action.startswith("account/"):
+    if action.startswith(("account/", "seeks")):
         path = f"/api/{action}"
     else:
         path = f"/api/matches/{match}/{action}" if action else "/api/matches"
@@ -433,7 +452,9 @@ def test_websocket_frames_never_fail_the_server(
     )
     # The tokens of the fuzzed frames: placeholders stand for real ones.
     real = {f"t{n}": token for n, token in enumerate(target.tokens[:3])}
-    url = f"ws://127.0.0.1:{target.server.port}/ws/matches/{match}"
+    # A match's websocket, or the lobby's seeks.
+    route = "seeks" if data.draw(st.booleans()) else f"matches/{match}"
+    url = f"ws://127.0.0.1:{target.server.port}/ws/{route}"
     target.sent["websocket"] += 1
     try:
         with connect(url, open_timeout=TIME_BOUND, close_timeout=TIME_BOUND) as ws:
@@ -445,7 +466,7 @@ def test_websocket_frames_never_fail_the_server(
             end = "sent nothing"
             if frames:
                 message = json.loads(ws.recv(timeout=TIME_BOUND))
-                assert message["type"] in ("view", "error", "thinking"), message
+                assert message["type"] in ("view", "error", "thinking", "seeks"), message
                 end = message["type"]
                 if message["type"] == "error":
                     assert message["status"] < 500, message
