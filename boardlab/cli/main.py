@@ -11,7 +11,7 @@ from typing import NoReturn
 
 from boardlab import __version__
 from boardlab.ai.levels import LEVELS
-from boardlab.cli import analyse, commands, db, pictures, serve, tournament
+from boardlab.cli import analyse, commands, db, pictures, playtest, serve, tournament
 from boardlab.cli.play import TerminalGame
 from boardlab.cli.signals import Stopped, install_stop_handlers, restore_handlers
 from boardlab.core.errors import BoardlabError, OptionError, one_line
@@ -199,6 +199,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     store = command("db", db.SUMMARY, db.cmd_db)
     db.add_arguments(store, _Formatter)
+    tests = command("playtest", playtest.SUMMARY, playtest.cmd_playtest)
+    playtest.add_arguments(tests, _Formatter)
     return parser
 
 

@@ -17,6 +17,7 @@ from boardlab.web.errors import ApiError
 from boardlab.web.hub import Hub, now, preset_seed
 from boardlab.web.limits import RateLimiter, request_key
 from boardlab.web.offers import check_answer, check_offer, offer_kind
+from boardlab.web.playtest_hook import note_refused_turn
 from boardlab.web.requests import (
     MAX_NAME_CHARS,
     MAX_TURN_CHARS,
@@ -209,7 +210,11 @@ async def post_turn(request: Request) -> Response:
         else:
             turn = field_str(body, "turn", MAX_TURN_CHARS)
             assert turn is not None
-            event = session.check_turn(seat, ply, turn)
+            try:
+                event = session.check_turn(seat, ply, turn)
+            except ApiError as error:
+                note_refused_turn(hub.store, session, seat, ply, turn, error, now())
+                raise
         await hub.commit(session, event)
         return _view_response(session, held)
 

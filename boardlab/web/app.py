@@ -38,6 +38,7 @@ from boardlab.web.notifications_api import (
 )
 from boardlab.web.notifications_settings import MailSettings
 from boardlab.web.origin import CrossSiteGuard
+from boardlab.web.playtest_routes import PLAYTEST_ROUTES
 from boardlab.web.profiles import get_player, profile_page
 from boardlab.web.rules import rules_page
 from boardlab.web.seeks_live import seeks_socket
@@ -274,6 +275,7 @@ def create_app(
         Route("/api/analysis/position", analysis.post_position, methods=["POST"]),
         Route("/api/analysis/evaluate", analysis.post_evaluate, methods=["POST"]),
         Route("/api/analysis/play", analysis.post_play, methods=["POST"]),
+        *PLAYTEST_ROUTES,
         WebSocketRoute("/ws/matches/{match_id}", match_socket),
         WebSocketRoute("/ws/seeks", seeks_socket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
