@@ -85,7 +85,7 @@ def test_a_seek_accepted_in_another_browser_starts_the_match_for_both(
     expect(row).to_contain_text("1500 ± 667?")
     expect(poster.locator("#seek-list tr[data-mine=yes]")).to_contain_text(f"{ada} (you)")
     poster.locator("#seeks").screenshot(path=tmp_path / "web-seeks-posted.png")
-    accepter.screenshot(path=tmp_path / "web-seeks.png", full_page=True)
+    accepter.locator("#seeks").screenshot(path=tmp_path / "web-seeks.png")
     assert violations(accepter) == []
     button = row.get_by_role("button", name=f"Accept {ada}'s Murus Gallicus seek")
     button.focus()
