@@ -6,6 +6,7 @@ from typing import Any
 
 from boardlab.ai.level_ratings import level_rating
 from boardlab.ai.levels import LEVELS
+from boardlab.analysis.ladder_results import ladder_result
 from boardlab.core.engine import engine_name
 from boardlab.core.game import Game
 from boardlab.core.options import OptionSpec
@@ -54,6 +55,10 @@ def game_entry(game: Game, picture: str) -> dict[str, Any]:
             str(seats): ratings(game.id, seats, compiled=engine == "compiled")
             for seats in range(game.min_players, game.max_players + 1)
         },
+        "ladder": {
+            str(seats): ladder(game.id, seats, compiled=engine == "compiled")
+            for seats in range(game.min_players, game.max_players + 1)
+        },
     }
 
 
@@ -64,6 +69,16 @@ def ratings(game_id: str, seats: int, compiled: bool = True) -> dict[str, float]
     specs = BOT_SPECS if compiled else tuple(spec for spec in BOT_SPECS if spec != TIME_BOUND)
     measured = {spec: level_rating(game_id, seats, spec) for spec in specs}
     return {spec: rating for spec, rating in measured.items() if rating is not None}
+
+
+def ladder(game_id: str, seats: int, compiled: bool = True) -> dict[str, str]:
+    """The ladder's result (``beats Medium 38-2``) of each level of the lobby whose rating is
+    not shown at this seat count (its tournament does not tell it apart from the level below):
+    what the games do support, instead of an ordering they do not. ``expert`` as for ratings."""
+    shown = ratings(game_id, seats, compiled)
+    specs = BOT_SPECS if compiled else tuple(spec for spec in BOT_SPECS if spec != TIME_BOUND)
+    found = {spec: ladder_result(game_id, seats, spec) for spec in specs if spec not in shown}
+    return {spec: text for spec, text in found.items() if text is not None}
 
 
 def bot_entries() -> list[dict[str, Any]]:

@@ -162,10 +162,13 @@ function ratedSeats() {
   });
 }
 
-/** A bot's label with its measured rating at this seat count, where a tournament measured it. */
+/** A bot's label with its measured rating at this seat count, where a tournament tells it apart
+ * from the level below, else with the ladder's result against that level, where one was measured. */
 function botLabel(bot, seats) {
   const rating = chosen.ratings?.[String(seats)]?.[bot.spec];
-  return typeof rating === "number" ? `${bot.label} (rating ${Math.round(rating)})` : bot.label;
+  if (typeof rating === "number") return `${bot.label} (rating ${Math.round(rating)})`;
+  const ladder = chosen.ladder?.[String(seats)]?.[bot.spec];
+  return typeof ladder === "string" ? `${bot.label} (${ladder})` : bot.label;
 }
 
 function optionValues() {
