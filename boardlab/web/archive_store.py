@@ -139,18 +139,17 @@ class SqlArchive:
         if query.game is not None:
             clauses.append("g.game = ?")
             values.append(query.game)
+        seat = []
         if query.account_id is not None:
-            seat = "SELECT game_id FROM archive_players WHERE account_id = ?"
+            seat.append("account_id = ?")
             values.append(query.account_id)
-            if query.result is not None:
-                seat += " AND result = ?"
-                values.append(query.result)
-            clauses.append(f"g.id IN ({seat})")
-        elif query.result is not None:
-            clauses.append(
-                "EXISTS (SELECT 1 FROM archive_players p WHERE p.game_id = g.id AND p.result = ?)"
-            )
+        if query.result is not None:
+            seat.append("result = ?")
             values.append(query.result)
+        if seat:
+            clauses.append(
+                f"g.id IN (SELECT game_id FROM archive_players WHERE {' AND '.join(seat)})"
+            )
         if query.since is not None:
             clauses.append("g.ended >= ?")
             values.append(query.since)
