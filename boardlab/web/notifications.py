@@ -116,8 +116,10 @@ class Notifier:
             return
         if session.config.seats[seat].kind == "bot":
             return
-        account = self.hub.store.seat_accounts(session.id).get(seat)
-        if account is None or self._watching(session, seat):
+        holders = self.hub.store.seat_accounts(session.id)
+        account = holders.get(seat)
+        # Nobody to tell, the player just moved themselves (both seats theirs), or watching.
+        if account is None or holders.get(event.seat) == account or self._watching(session, seat):
             return
         settings = self.hub.store.notify_settings(account)
         if settings is None or not settings.enabled:

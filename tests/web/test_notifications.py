@@ -182,3 +182,23 @@ def test_a_deleted_account_leaves_no_address_behind(mailing: Server) -> None:
         assert store.notify_settings(account.id) is None
     finally:
         store.close()
+
+
+def test_no_mail_for_a_fast_clock_nor_for_ones_own_hot_seat_move(
+    mailing: Server, inbox: Inbox
+) -> None:
+    blitz = players(mailing, "murus-gallicus", {"base": 180, "increment": 2}, "fast@example.org")
+    move(mailing, blitz["match"], blitz["tokens"][0], 0)
+    both = Browser(mailing, "127.0.3.6")
+    sign_up(both)
+    both.post("/api/account/notifications", {"address": "self@example.org", "enabled": True})
+    body = {"game": "murus-gallicus", "seats": [{"kind": "human"}] * 2, "clock": {"days": 1}}
+    status, created = both.post("/api/matches", body)
+    assert status == 201, created
+    for seat in (0, 1):
+        move(mailing, created["id"], created["seats"][seat]["token"], seat)
+    # A 30-minute clock is long enough: its mail shows the mail thread had its chance.
+    slow = players(mailing, "murus-gallicus", {"base": 1800, "increment": 0}, "slow@example.org")
+    move(mailing, slow["match"], slow["tokens"][0], 0)
+    inbox.wait_for("slow@example.org")
+    assert inbox.to("fast@example.org") == [] and inbox.to("self@example.org") == []
