@@ -203,6 +203,7 @@ def create_app(
         if notifier is not None:
             notifier.start()
         hub.start_workers(say)
+        hub.share()  # with other processes on a PostgreSQL store: follow them, share the work
         hub.observers.append(follow_finished(store))  # ratings and the archive
         resumed = hub.resume_bots()
         if resumed:

@@ -15,16 +15,17 @@ touches the live copy.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -47,6 +48,9 @@ from boardlab.web.store import (
     Summary,
 )
 from boardlab.web.tokens import seats_held, seats_of
+
+if TYPE_CHECKING:
+    from boardlab.web.sharing import Sharing
 
 LOG = logging.getLogger("boardlab.web")
 T = TypeVar("T")
@@ -141,6 +145,8 @@ class Hub:
     observers: list[Observer] = field(default_factory=list)
     """Called with the session and the event after every event this process commits (not for
     events committed elsewhere): ratings, notifications and playtests follow matches here."""
+    sharing: Sharing | None = None
+    """Set by :meth:`share` when other server processes use the same store."""
 
     def __post_init__(self) -> None:
         if self.live_matches < 1:
@@ -148,18 +154,45 @@ class Hub:
         self.pool = BotPool(self.workers, tuple(game_ids()) if self.prepare else ())
         self.queue = BotQueue(self.workers, bots_share=max(1, self.workers // 2))
 
+    def share(self) -> None:
+        """With a store that several server processes share (PostgreSQL), be one of them:
+        catch up with their changes, share bot turns and flags (:mod:`boardlab.web.sharing`).
+        Nothing for a store of this process alone (SQLite)."""
+        if not self.store.shared:
+            return
+        from boardlab.web.postgres_store import PostgresStore
+        from boardlab.web.sharing import Sharing
+
+        assert isinstance(self.store, PostgresStore)
+        self.sharing = Sharing(self)
+        self.sharing.start(self.store.settings)
+
+    def keep_task(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` as a task of the hub (cancelled when it closes)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
     # -- sessions -------------------------------------------------------------------------
 
     def session(self, match_id: str) -> MatchSession:
-        """The live session of a match, loaded from the store on first use (404 if none);
-        a loaded match whose bot is to move starts its search."""
+        """The live session of a match, loaded from the store on first use (404 if none)
+        or caught up with the other processes' changes; a loaded match whose bot is to move
+        starts its search."""
         session = self.sessions.get(match_id)
         if session is not None:
             self.sessions.move_to_end(match_id)
+            if self.sharing is not None:
+                self.sharing.catch_up(session)
             return session
         session = self._keep(load_session(self.store, match_id, now()))
         self.start_bot(session)
         self.watch_clock(session)
+        if self.sharing is not None and self.sharing.told.get(match_id, session.version) != (
+            session.version
+        ):
+            # Its clients here have not seen what another process committed meanwhile.
+            self.broadcast(session)
         return session
 
     def _keep(self, session: MatchSession) -> MatchSession:
@@ -314,6 +347,20 @@ class Hub:
         self.broadcast(session)
         self.tell_observers(session, event)
 
+    def caught_up(self, session: MatchSession) -> None:
+        """After events committed by another process were applied to ``session``: as after a
+        commit here, but the observers are not told (the committing process told its own)."""
+        retry = self.retries.pop(session.id, None)
+        if retry is not None:
+            retry.cancel()
+        session.bot_state = session.bot_note = None
+        session.bot_attempts = 0
+        if self.sessions.get(session.id) is session:
+            self._keep(session)
+        self.start_bot(session)
+        self.watch_clock(session)
+        self.broadcast(session)
+
     def tell_observers(self, session: MatchSession, event: Event) -> None:
         """Call every observer with a committed event; one that fails is logged, and neither
         the change (already stored and sent) nor the other observers are affected."""
@@ -326,7 +373,10 @@ class Hub:
     # -- clocks ---------------------------------------------------------------------------
 
     async def flag_if_due(self, session: MatchSession) -> None:
-        """Commit the flag of the seat to move if its time is up (the caller holds the lock)."""
+        """Commit the flag of the seat to move if its time is up (the caller holds the lock,
+        and checks a change next: with other processes, the session is caught up first)."""
+        if self.sharing is not None:
+            self.sharing.catch_up(session)
         flag = session.overdue(datetime.now(UTC))
         if flag is not None:
             await self.commit(session, flag)
@@ -376,11 +426,10 @@ class Hub:
 
     def _clock_ran_out(self, match_id: str) -> None:
         self.timers.pop(match_id, None)
-        task = asyncio.get_running_loop().create_task(self._flag(match_id))
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        self.keep_task(self.flag(match_id))
 
-    async def _flag(self, match_id: str) -> None:
+    async def flag(self, match_id: str) -> None:
+        """Commit the flag of the match if its clock ran out (else watch the clock again)."""
         try:
             session = self.session(match_id)
         except ApiError:
@@ -391,6 +440,10 @@ class Hub:
             if error.status == UNAVAILABLE:
                 # Logged by the commit: the flag falls once the store takes it.
                 self._arm_after(match_id, STORE_RETRY_SECONDS)
+            elif error.status == 409 and self.sharing is not None:
+                # Another process committed first (its flag, or a move in time): read it.
+                with contextlib.suppress(ApiError):
+                    self.session(match_id)
             else:
                 LOG.error("the flag in match %s was refused: %s", match_id, error)
             return
@@ -446,24 +499,36 @@ class Hub:
         say(f"The bots are ready ({seconds:.1f} s).")
 
     def start_bot(self, session: MatchSession) -> None:
-        """Start the search of the bot to move in the live session, once per position."""
+        """Start the search of the bot to move in the live session, once per position (and
+        with other processes, only in the one that holds the turn's lease)."""
         seat = session.bot_to_move()
         if (
             seat is None
             or session.bot_task is not None
             or session.searched == session.version
             or not self.is_live(session)
+            or (self.sharing is not None and not self.sharing.lease(session))
         ):
             return
         session.searched = session.version
         session.thinking = seat
-        task = asyncio.get_running_loop().create_task(self._bot_turn(session, seat))
+        task = asyncio.get_running_loop().create_task(
+            self._bot_turn(session, seat, session.ply, session.version)
+        )
         session.bot_task = task
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def _bot_turn(self, session: MatchSession, seat: int) -> None:
-        ply, version = session.ply, session.version
+    async def _bot_turn(self, session: MatchSession, seat: int, ply: int, version: int) -> None:
+        """Search and commit the turn of the bot in ``seat`` at ``ply``, the match's event
+        index being ``version`` (a search that finds the match changed since is void)."""
+        try:
+            await self._bot_turn_at(session, seat, ply, version)
+        finally:
+            if self.sharing is not None:
+                self.sharing.release(session.id, version)
+
+    async def _bot_turn_at(self, session: MatchSession, seat: int, ply: int, version: int) -> None:
         if not self.bots_ready.is_set():
             self._note(session, "preparing", PREPARING)
             await self.bots_ready.wait()
@@ -497,7 +562,15 @@ class Hub:
                     try:
                         await self.commit(session, event)
                     except ApiError as error:
-                        LOG.error("the bot turn in match %s was refused: %s", session.id, error)
+                        if error.status == 409 and self.sharing is not None:
+                            # Another process changed the match first: its copy is read again.
+                            LOG.warning(
+                                "match %s changed elsewhere during its bot's search", session.id
+                            )
+                            with contextlib.suppress(ApiError):
+                                self.session(session.id)
+                        else:
+                            LOG.error("the bot turn in match %s was refused: %s", session.id, error)
                     return
             assert failure is not None
             self._bot_failed(session, spec, failure)
@@ -594,6 +667,8 @@ class Hub:
     def join(self, session: MatchSession, client: Client) -> None:
         """Follow a match: ``client`` gets its view now and after every change."""
         self.clients.setdefault(session.id, set()).add(client)
+        if self.sharing is not None:
+            self.sharing.told.setdefault(session.id, session.version)
         self.push(session.id, client, session.view_message(self.held_by(session, client)))
 
     def leave(self, match_id: str, client: Client) -> None:
@@ -603,6 +678,8 @@ class Hub:
             followers.discard(client)
             if not followers:
                 del self.clients[match_id]
+                if self.sharing is not None:
+                    self.sharing.told.pop(match_id, None)
                 session = self.sessions.get(match_id)
                 if session is not None and self._idle(session):
                     # Kept forever, sessions (finished or abandoned) made every full garbage
@@ -611,6 +688,8 @@ class Hub:
 
     def broadcast(self, session: MatchSession) -> None:
         """Queue for every client of the match its own fresh view."""
+        if self.sharing is not None and session.id in self.clients:
+            self.sharing.told[session.id] = session.version
         for client in list(self.clients.get(session.id, ())):
             self.push(session.id, client, session.view_message(self.held_by(session, client)))
 
@@ -657,6 +736,8 @@ class Hub:
 
     async def close(self) -> None:
         """Stop the bot searches (their turns are re-queued when the server starts again)."""
+        if self.sharing is not None:
+            self.sharing.stop()
         for timer in [*self.timers.values(), *self.retries.values()]:
             timer.cancel()
         for task in list(self.tasks):

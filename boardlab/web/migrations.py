@@ -268,6 +268,31 @@ MIGRATIONS = (
             'unsubscribe TEXT COLLATE "C" NOT NULL UNIQUE, updated TEXT COLLATE "C" NOT NULL)',
         ),
     ),
+    Migration(
+        7,
+        "leases of bot turns, and telling other server processes of each change (PostgreSQL)",
+        sqlite=(
+            "CREATE TABLE IF NOT EXISTS bot_leases (match_id TEXT PRIMARY KEY "
+            "REFERENCES matches (id), version INTEGER NOT NULL, holder TEXT NOT NULL, "
+            "expires TEXT NOT NULL)",
+        ),
+        postgres=(
+            'CREATE TABLE bot_leases (match_id TEXT COLLATE "C" PRIMARY KEY '
+            "REFERENCES matches (id), version INTEGER NOT NULL, holder TEXT NOT NULL, "
+            'expires TEXT COLLATE "C" NOT NULL)',
+            "CREATE INDEX matches_by_deadline ON matches (deadline) WHERE status = 'active'",
+            # NOTIFY in the writing transaction: delivered exactly when (and if) it commits.
+            "CREATE FUNCTION boardlab_told() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+            "IF TG_TABLE_NAME = 'events' THEN "
+            "PERFORM pg_notify('boardlab_changes', NEW.match_id || ' ' || NEW.idx); "
+            "ELSE PERFORM pg_notify('boardlab_changes', NEW.id || ' -1'); END IF; "
+            "RETURN NULL; END $$",
+            "CREATE TRIGGER events_told AFTER INSERT ON events FOR EACH ROW "
+            "EXECUTE FUNCTION boardlab_told()",
+            "CREATE TRIGGER seats_told AFTER UPDATE OF config ON matches FOR EACH ROW "
+            "WHEN (OLD.config IS DISTINCT FROM NEW.config) EXECUTE FUNCTION boardlab_told()",
+        ),
+    ),
 )
 LATEST = MIGRATIONS[-1].version
 

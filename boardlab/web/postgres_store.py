@@ -103,10 +103,13 @@ class PostgresStore(SqlStore):
 
     conflicts = (psycopg.IntegrityError,)
     row_lock = " FOR UPDATE"
+    shared = True
 
     def __init__(self, url: str) -> None:
         settings = connection_settings(url)
         self.name = describe(url)
+        self.settings = settings
+        """How to connect (the listener of other processes' changes opens its own connection)."""
         try:
             with psycopg.connect(**settings) as connection:
                 run = _runner(connection)

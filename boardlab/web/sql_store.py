@@ -22,6 +22,7 @@ from typing import Any
 
 from boardlab.web.accounts_store import SqlPasswords
 from boardlab.web.archive_store import SqlArchive, forget_account
+from boardlab.web.leases import SqlLeases
 from boardlab.web.migrations import Run
 from boardlab.web.notifications_store import SqlNotifications
 from boardlab.web.player_ratings_store import SqlRatings
@@ -54,7 +55,9 @@ LISTED_COLUMNS = "id, config, status, result, plies, updated, deadline, to_move"
 """The columns of ``matches`` that :func:`listed` reads, in order."""
 
 
-class SqlStore(SqlRatings, SqlArchive, SqlPlaytests, SqlSeeks, SqlNotifications, SqlPasswords, ABC):
+class SqlStore(
+    SqlRatings, SqlArchive, SqlPlaytests, SqlSeeks, SqlNotifications, SqlPasswords, SqlLeases, ABC
+):
     """A :class:`~boardlab.web.store.Store` over a backend's transactions."""
 
     conflicts: tuple[type[Exception], ...]
@@ -114,8 +117,8 @@ class SqlStore(SqlRatings, SqlArchive, SqlPlaytests, SqlSeeks, SqlNotifications,
                     "deadline = ?, to_move = ? WHERE id = ?",
                     (*_line(summary), match_id),
                 )
-                # Telling other server processes (PostgreSQL's NOTIFY, issue 40) belongs here:
-                # in this transaction, so that it is delivered exactly when the event commits.
+                # PostgreSQL tells the other server processes in this transaction (a trigger's
+                # NOTIFY, migration step 7): delivered exactly when the event commits.
         except self.conflicts as error:
             # A taken index, or a match that does not exist (the events' foreign key).
             raise StoreConflict(f"match {match_id} already has event {index}") from error

@@ -19,6 +19,7 @@ from typing import Literal, Protocol
 
 from boardlab.web.accounts_store import PasswordStore
 from boardlab.web.archive_store import ArchiveStore
+from boardlab.web.leases import SharedStore
 from boardlab.web.notifications_store import NotificationStore
 from boardlab.web.player_ratings_store import RatingStore
 from boardlab.web.playtest_store import PlaytestStore
@@ -141,7 +142,14 @@ class StoredMatch:
 
 
 class Store(
-    RatingStore, ArchiveStore, PlaytestStore, SeekStore, NotificationStore, PasswordStore, Protocol
+    RatingStore,
+    ArchiveStore,
+    PlaytestStore,
+    SeekStore,
+    NotificationStore,
+    PasswordStore,
+    SharedStore,
+    Protocol,
 ):
     """Where matches live. Every call is durable when it returns."""
 

@@ -453,6 +453,7 @@ def test_both_backends_make_the_same_tables(tmp_path: Path, postgres_url: str) -
         "seeks",
         "notify_settings",
         "chat_closed",
+        "bot_leases",
         "ratings",
         "rating_changes",
         "rated_matches",

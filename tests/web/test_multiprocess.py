@@ -1,0 +1,292 @@
+"""Three real ``boardlab serve`` processes on one real PostgreSQL database (issue 40).
+
+A decision made through one process reaches the websockets of the others; two processes racing
+for the same turn are ordered by the store (one wins); a clock that all three watch flags once;
+a bot turn is searched by one process only; a process killed with SIGKILL mid-game loses no
+acknowledged decision, and its bot search and clock flag are taken over by the others; PostgreSQL
+stopped and started mid-game gives 503s and every process recovers without a restart.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection
+
+from boardlab.web.sharing import LEASE_SECONDS, SWEEP_SECONDS
+from tests.web.conftest import Server, start_server
+from tests.web.postgres import Cluster
+from tests.web.test_api import MURUS_HOT_SEAT, create, turn
+from tests.web.test_postgres_serve import follow, next_view
+
+WAIT_SECONDS = 30.0
+SEARCHED_ELSEWHERE = "changed elsewhere during its bot's search"
+"""What a process logs when a bot turn it searched was committed first by another: with leases,
+never (only one process searches each turn)."""
+
+
+def start_three(folder: Path, url: str) -> list[Server]:
+    """Three servers on the PostgreSQL database ``url``."""
+    return [start_server(folder / f"server{n}.sqlite3", url=url) for n in range(3)]
+
+
+@dataclass
+class Three:
+    """Three servers and the URL of their database."""
+
+    servers: list[Server]
+    url: str
+
+
+@pytest.fixture(scope="module")
+def three(tmp_path_factory: pytest.TempPathFactory, postgres_cluster: Cluster) -> Iterator[Three]:
+    """Three servers on one new database, for the tests of this module that leave them up."""
+    url = postgres_cluster.new_schema()
+    servers = start_three(tmp_path_factory.mktemp("three"), url)
+    try:
+        yield Three(servers, url)
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def stored(url: str, match: str) -> list[tuple[str, int, str]]:
+    """The match's events as the database holds them: (kind, seat, text)."""
+    with psycopg.connect(url) as connection:
+        rows = connection.execute(
+            "SELECT kind, seat, text FROM events WHERE match_id = %s ORDER BY idx", (match,)
+        ).fetchall()
+    return [(str(kind), int(seat), str(text)) for kind, seat, text in rows]
+
+
+def legal(server: Server, match: str, token: str | None) -> tuple[int, int, list[str]]:
+    """The seat to move, the ply and the legal turns as ``token``'s holder reads them."""
+    status, view = server.get(f"/api/matches/{match}", token)
+    assert status == 200, view
+    return view["to_move"], view["ply"], [move["text"] for move in view["legal"]]
+
+
+def view_at(socket: ClientConnection, ply: int) -> Any:
+    """The first view the websocket receives at ``ply`` or later."""
+    while True:
+        view = next_view(socket)
+        if view["ply"] >= ply:
+            return view
+
+
+def wait_until(check: Any, what: str, seconds: float = WAIT_SECONDS) -> Any:
+    """Poll ``check()`` until it is true; fail naming ``what`` after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.1)
+    raise AssertionError(f"{what}: not within {seconds:g} s")
+
+
+def test_a_decision_through_one_process_reaches_the_websockets_of_the_others(
+    three: Three,
+) -> None:
+    a, b, c = three.servers
+    match, seats = create(a, MURUS_HOT_SEAT)
+    tokens = [str(token) for token in seats]
+    with follow(b, match, [tokens[1]]) as on_b, follow(c, match, []) as on_c:
+        assert turn(a, match, tokens[0], 0, 0, "d1-d3")[0] == 200
+        for socket in (on_b, on_c):
+            view = view_at(socket, 1)
+            assert [move["turn"] for move in view["moves"]] == ["d1-d3"]
+        _, ply, turns = legal(c, match, tokens[1])
+        assert ply == 1 and turns
+        # Played through C, which had caught up: seen on B at once.
+        assert turn(c, match, tokens[1], 1, 1, turns[0])[0] == 200
+        assert view_at(on_b, 2)["moves"][1]["turn"] == turns[0]
+
+
+def race(
+    entrants: list[tuple[Server, str]], match: str, token: str, seat: int, ply: int
+) -> list[int]:
+    """Each server's answer to the same seat's turn at ``ply``, sent by all at once."""
+    answers: list[int] = []
+    start = threading.Barrier(len(entrants))
+
+    def send(server: Server, text: str) -> None:
+        start.wait()
+        answers.append(turn(server, match, token, seat, ply, text)[0])
+
+    racers = [threading.Thread(target=send, args=entrant) for entrant in entrants]
+    for racer in racers:
+        racer.start()
+    for racer in racers:
+        racer.join()
+    return answers
+
+
+def test_two_processes_racing_for_one_turn_one_wins(three: Three) -> None:
+    a, b, _ = three.servers
+    postgres_url = three.url
+    match, seats = create(a, MURUS_HOT_SEAT)
+    tokens = [str(token) for token in seats]
+    for ply in range(8):
+        seat, at, turns = legal(a, match, tokens[ply % 2])
+        assert (seat, at) == (ply % 2, ply) and len(turns) >= 2
+        answers = race([(a, turns[0]), (b, turns[1])], match, tokens[seat], seat, ply)
+        assert sorted(answers) == [200, 409], answers
+        assert len(stored(postgres_url, match)) == ply + 1
+    # Whichever won each race, every process reads the same match as stored.
+    views = [server.get(f"/api/matches/{match}")[1] for server in three.servers]
+    played = [event[2] for event in stored(postgres_url, match)]
+    assert all([move["turn"] for move in view["moves"]] == played for view in views)
+
+
+def test_a_clock_all_three_watch_flags_once(three: Three) -> None:
+    a, b, c = three.servers
+    postgres_url = three.url
+    clocked = {**MURUS_HOT_SEAT, "clock": {"base": 2, "increment": 1}}
+    match, seats = create(a, clocked)
+    tokens = [str(token) for token in seats]
+    with follow(a, match, []) as on_a, follow(b, match, []) as on_b, follow(c, match, []) as on_c:
+        assert turn(b, match, tokens[0], 0, 0, "d1-d3")[0] == 200
+        assert turn(c, match, tokens[1], 1, 1, "a7-a5")[0] == 200
+        # The Romans' 2 s run now, on the timers of all three processes.
+        for socket in (on_a, on_b, on_c):
+            view = wait_until(lambda s=socket: _finished(s), "the flag on every websocket")
+            assert view["result"]["text"] == "Gauls won (out of time)", view["result"]
+    kinds = [event[0] for event in stored(postgres_url, match)]
+    assert kinds == ["turn", "turn", "flag"], kinds
+
+
+def _finished(socket: ClientConnection) -> Any:
+    view = next_view(socket)
+    return view if view["status"] == "finished" else None
+
+
+def test_each_bot_turn_is_searched_by_one_process(three: Three) -> None:
+    a, b, c = three.servers
+    postgres_url = three.url
+    body = {
+        "game": "murus-gallicus",
+        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}],
+    }
+    match, (romans, _) = create(a, body)
+    # Every process serves the match (a follower each): every one hears each human turn.
+    with follow(a, match, []) as on_a, follow(b, match, []), follow(c, match, []):
+        for ply, server in zip(range(0, 8, 2), (a, b, c, a), strict=True):
+            _, at, turns = legal(server, match, romans)
+            assert at == ply
+            assert turn(server, match, romans, 0, ply, turns[0])[0] == 200
+            view_at(on_a, ply + 2)
+    events = stored(postgres_url, match)
+    assert [seat for _, seat, _ in events] == [0, 1] * 4
+    for server in three.servers:
+        assert SEARCHED_ELSEWHERE not in server.output()
+
+
+def test_a_process_killed_mid_game_loses_nothing_and_its_work_is_taken_over(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    servers = start_three(tmp_path, postgres_url)
+    try:
+        killed_mid_game(servers, postgres_url)
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def killed_mid_game(servers: list[Server], postgres_url: str) -> None:
+    """SIGKILL one of ``servers`` mid-game, and check what the others do."""
+    a, b, victim = servers
+    # A bot that thinks 3 s, in a match that only the victim serves: it holds the bot turn's
+    # lease when it is killed, and no other process has the match in memory.
+    body = {
+        "game": "murus-gallicus",
+        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "level:expert"}],
+    }
+    bot_match, (romans, _) = create(victim, body)
+    # A running clock that only the victim watches: its flag must be found by the others.
+    clocked = {**MURUS_HOT_SEAT, "clock": {"base": 4, "increment": 1}}
+    clock_match, clock_tokens = create(victim, clocked)
+    hot_seat, seats = create(a, MURUS_HOT_SEAT)
+    tokens = [str(token) for token in seats]
+    acknowledged: list[str] = []
+    with follow(victim, hot_seat, []) as doomed:
+        for ply, server in enumerate((a, b, victim, a)):
+            _, _, turns = legal(server, hot_seat, tokens[ply % 2])
+            assert turn(server, hot_seat, tokens[ply % 2], ply % 2, ply, turns[0])[0] == 200
+            acknowledged.append(turns[0])
+        assert turn(victim, bot_match, romans, 0, 0, "d1-d3")[0] == 200
+        assert turn(victim, clock_match, clock_tokens[0], 0, 0, "d1-d3")[0] == 200
+        assert turn(victim, clock_match, clock_tokens[1], 1, 1, "a7-a5")[0] == 200
+        holder = wait_until(lambda: _lease_holder(postgres_url, bot_match), "the bot's lease")
+        assert holder.split(":")[1] == str(victim.process.pid), holder
+        victim.stop(signal.SIGKILL)
+        killed = time.monotonic()
+        # Its websocket client is cut off; it reconnects to another process and resyncs.
+        with pytest.raises(ConnectionClosed):
+            while True:
+                doomed.recv(timeout=10)
+    with follow(b, hot_seat, [tokens[0]]) as again:
+        _, _, turns = legal(b, hot_seat, tokens[0])
+        assert turn(b, hot_seat, tokens[0], 0, 4, turns[0])[0] == 200
+        acknowledged.append(turns[0])
+        assert [move["turn"] for move in view_at(again, 5)["moves"]] == acknowledged
+    assert [event[2] for event in stored(postgres_url, hot_seat)] == acknowledged
+    # The victim's bot search and its clock's flag are taken over within a few seconds.
+    wait_until(
+        lambda: len(stored(postgres_url, bot_match)) == 2,
+        "the bot's turn taken over",
+        LEASE_SECONDS + SWEEP_SECONDS + 20,
+    )
+    taken_over = time.monotonic() - killed
+    assert [seat for _, seat, _ in stored(postgres_url, bot_match)] == [0, 1]
+    assert taken_over < LEASE_SECONDS + SWEEP_SECONDS + 15, taken_over
+    wait_until(
+        lambda: (
+            [event[0] for event in stored(postgres_url, clock_match)] == ["turn", "turn", "flag"]
+        ),
+        "the flag taken over",
+    )
+    status, view = a.get(f"/api/matches/{bot_match}")
+    assert status == 200 and view["ply"] == 2 and view["status"] == "active", view
+
+
+def _lease_holder(url: str, match: str) -> str | None:
+    with psycopg.connect(url) as connection:
+        row = connection.execute(
+            "SELECT holder FROM bot_leases WHERE match_id = %s", (match,)
+        ).fetchone()
+    return None if row is None else str(row[0])
+
+
+def test_postgresql_stopped_and_started_gives_503s_and_all_three_recover(
+    three: Three, postgres_cluster: Cluster
+) -> None:
+    a, b, c = three.servers
+    match, seats = create(a, MURUS_HOT_SEAT)
+    tokens = [str(token) for token in seats]
+    assert turn(a, match, tokens[0], 0, 0, "d1-d3")[0] == 200
+    _, _, turns = legal(a, match, tokens[1])
+    for server in three.servers:
+        server.expect_log(r"^match \S+: the store refused a change: .* is unavailable")
+    with follow(b, match, []) as on_b:
+        postgres_cluster.stop()
+        try:
+            for server in three.servers:
+                status, answer = turn(server, match, tokens[1], 1, 1, turns[0])
+                assert status == 503 and isinstance(answer["error"], str), answer
+        finally:
+            postgres_cluster.start()
+        for server in three.servers:
+            wait_until(lambda s=server: s.get("/api/health")[0] == 200, "health after the outage")
+        assert turn(c, match, tokens[1], 1, 1, turns[0])[0] == 200
+        # B's listener reconnected (and caught up): C's turn reaches B's websocket.
+        assert view_at(on_b, 2)["moves"][1]["turn"] == turns[0]
