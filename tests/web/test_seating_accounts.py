@@ -103,3 +103,12 @@ def test_a_guest_claim_records_no_account(here: LocalServer) -> None:
     # The creator's account still holds only the seat it made for itself.
     assert mine(signed_in_again(here, name))[match]["you"] == [0]
     assert Browser(here).get(f"/api/matches/{match}", answer["token"])[1]["you"] == [1]
+
+
+def test_your_games_join_the_seats_of_tokens_and_of_the_account(here: LocalServer) -> None:
+    creator = Browser(here)
+    sign_up(creator)
+    match, (_, link) = created(creator, INVITED)
+    # The account holds the seat it made for itself, the link's token holds the invited one.
+    assert mine(creator)[match]["you"] == [0]
+    assert mine(creator, {match: [link]})[match]["you"] == [0, 1]
