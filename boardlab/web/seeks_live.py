@@ -33,7 +33,7 @@ from boardlab.web.live import MAX_MESSAGE_CHARS, POLICY_VIOLATION, TOO_BIG, _fir
 from boardlab.web.player_ratings import START, shown, speed_of
 from boardlab.web.requests import check_tokens, parse_object
 from boardlab.web.seeks_store import Seek
-from boardlab.web.store import Store
+from boardlab.web.store import Store, StoreUnavailable
 from boardlab.web.tokens import token_hash
 
 LOG = logging.getLogger("boardlab.web")
@@ -166,11 +166,15 @@ class SeekBoard:
                 self.push(client, json.dumps(message))
 
     def release(self, client: SeekClient) -> None:
-        """The page left: its seeks go with it."""
+        """The page left: its seeks go with it (or, if the store cannot be reached now, once
+        nobody has renewed them for :data:`SEEK_TTL_SECONDS`)."""
         self.clients.discard(client)
         if client.held:
-            self.hub.store.drop_seeks(client.held)
-            self.changed()
+            try:
+                self.hub.store.drop_seeks(client.held)
+                self.changed()
+            except StoreUnavailable:
+                LOG.warning("seeks of a page that left are dropped once they expire instead")
 
     def tick(self) -> None:
         """Renew this process's seeks, tell pages of seeks taken elsewhere, sweep the seeks
