@@ -16,6 +16,14 @@ work, match creation and websocket handshakes included), which does not depend o
 machine is, and the load script's own (it shares the machine with the server, so it is kept
 light: one process, one asyncio loop, a plain HTTP/1.1 client, views decoded without their
 pictures).
+
+``--db postgresql://…`` plays against a PostgreSQL store instead (an empty database or schema of
+its own: the matches played are left in it), and ``--processes N`` starts N servers on it: the
+two seats of a match are served by two different processes (seat 0 by one, seat 1 by the next),
+so that every decision's latency is that of a turn committed by one process reaching a websocket
+held by another (LISTEN/NOTIFY and the catch-up read). The server CPU is then that of all the
+server processes, and each line also gives the CPU of the machine's PostgreSQL processes per
+decision, and the servers' resident memory at the end of the phase.
 """
 
 from __future__ import annotations
@@ -169,20 +177,21 @@ async def play_seat(
                 tally.error(f"{status}: {json.loads(answer).get('error')}")
 
 
-async def play_matches(port: int, stop: float, tally: Tally, think: float) -> None:
-    """Create matches one after another and play each to its end, until ``stop``.
+async def play_matches(ports: list[int], stop: float, tally: Tally, think: float) -> None:
+    """Create matches one after another and play each to its end, until ``stop``; seat ``i``
+    plays through ``ports[i]`` (its HTTP connection and its websocket).
 
     Each seat has its own connection: a seat may post its turn before the answer to the other
     seat's has been read.
     """
     while time.perf_counter() < stop:
-        http = [Connection(port), Connection(port)]
+        http = [Connection(port) for port in ports]
         sockets: list[ClientConnection] = []
         try:
             answer = json.loads((await http[0].post("/api/matches", MATCH))[1])
             match, tokens = answer["id"], [seat["token"] for seat in answer["seats"]]
             sent: dict[int, float] = {}
-            for token in tokens:
+            for port, token in zip(ports, tokens, strict=True):
                 sockets.append(await connect(f"ws://{HOST}:{port}/ws/matches/{match}"))
                 await sockets[-1].send(json.dumps({"tokens": [token]}))
             await asyncio.gather(
@@ -198,12 +207,15 @@ async def play_matches(port: int, stop: float, tally: Tally, think: float) -> No
                 connection.close()
 
 
-async def phase(port: int, games: int, seconds: float, think: float) -> tuple[Tally, float]:
-    """Play ``games`` matches at once for ``seconds``; returns the tally and elapsed time."""
+async def phase(ports: list[int], games: int, seconds: float, think: float) -> tuple[Tally, float]:
+    """Play ``games`` matches at once for ``seconds``, match ``n``'s seats on the servers
+    ``n`` and ``n + 1`` of ``ports`` (in turn); returns the tally and elapsed time."""
     tally = Tally()
     start = time.perf_counter()
     stop = start + seconds
-    await asyncio.gather(*(play_matches(port, stop, tally, think) for _ in range(games)))
+    count = len(ports)
+    pairs = [[ports[n % count], ports[(n + 1) % count]] for n in range(games)]
+    await asyncio.gather(*(play_matches(pair, stop, tally, think) for pair in pairs))
     return tally, time.perf_counter() - start
 
 
@@ -214,11 +226,45 @@ def cpu_seconds(pid: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+def database_pids() -> list[int]:
+    """The machine's PostgreSQL server processes (whose CPU a PostgreSQL run reports)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and (entry / "comm").read_text().strip() == "postgres":
+                pids.append(int(entry.name))
+        except OSError:
+            continue  # it ended meanwhile
+    return pids
+
+
+def total_cpu(pids: list[int]) -> float:
+    """The CPU seconds of the processes ``pids`` that still run."""
+    total = 0.0
+    for pid in pids:
+        try:
+            total += cpu_seconds(pid)
+        except OSError:
+            continue
+    return total
+
+
+def resident_mb(pids: list[int]) -> float:
+    """The resident memory of the processes ``pids``, in MB."""
+    pages = sum(int(Path(f"/proc/{pid}/statm").read_text().split()[1]) for pid in pids)
+    return round(pages * os.sysconf("SC_PAGE_SIZE") / 1e6, 1)
+
+
 def report(
-    name: str, tally: Tally, elapsed: float, cpu: float, client_cpu: float
+    name: str,
+    tally: Tally,
+    elapsed: float,
+    cpu: float,
+    client_cpu: float,
+    database_cpu: float | None = None,
 ) -> dict[str, Any]:
-    """The figures of one phase; ``cpu`` and ``client_cpu`` are the CPU seconds the server and
-    this load script used in it."""
+    """The figures of one phase; ``cpu``, ``client_cpu`` and ``database_cpu`` are the CPU
+    seconds the servers, this load script and PostgreSQL used in it."""
     latencies = sorted(tally.latencies)
 
     def quantile(q: float) -> float:
@@ -234,11 +280,16 @@ def report(
         "latency_ms_mean": round(1000 * statistics.fmean(latencies), 1) if latencies else None,
         "server_cpu_ms_per_decision": round(cpu * per_decision, 1) if per_decision else None,
         "client_cpu_ms_per_decision": round(client_cpu * per_decision, 1) if per_decision else None,
+        **(
+            {"database_cpu_ms_per_decision": round(database_cpu * per_decision, 1)}
+            if database_cpu is not None and per_decision
+            else {}
+        ),
         "errors": tally.errors,
     }
 
 
-def start_server(db: Path) -> tuple[subprocess.Popen[bytes], int]:
+def start_server(db: Path | str) -> tuple[subprocess.Popen[bytes], int]:
     """``boardlab serve`` on a free loopback port, once it answers; the process and port."""
     with socket.socket() as probe:
         probe.bind((HOST, 0))
@@ -249,6 +300,7 @@ def start_server(db: Path) -> tuple[subprocess.Popen[bytes], int]:
     unlimited = [
         *("--creation-burst", "1000000", "--move-burst", "1000000", "--get-burst", "1000000"),
         *("--connections-per-address", "1000", "--websockets-per-address", "1000"),
+        "--no-prepare-bots",  # no bot plays here: preparing them would only load the machine
     ]
     process = subprocess.Popen([*command, "--db", str(db), *unlimited], stdout=subprocess.DEVNULL)
     for _ in range(300):
@@ -269,11 +321,29 @@ def main() -> None:
     parser.add_argument(
         "--think", type=float, default=2.0, help="mean seconds a player thinks (phase 3)"
     )
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        help="a postgresql:// URL of an empty database to play on (default: a temporary SQLite "
+        "file)",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes on the --db PostgreSQL database (each match's seats are played "
+        "through two of them)",
+    )
     args = parser.parse_args()
     if not 1 <= args.games <= 500 or not 0 < args.seconds <= 300 or not 0 < args.think <= 60:
         parser.error("--games must be 1..500, --seconds 0..300 and --think 0..60")
+    if not 1 <= args.processes <= 8 or (args.processes > 1 and args.db is None):
+        parser.error("--processes must be 1..8, and more than 1 needs a PostgreSQL --db")
     with tempfile.TemporaryDirectory() as folder:
-        process, port = start_server(Path(folder) / "load.sqlite3")
+        servers = [
+            start_server(args.db or Path(folder) / "load.sqlite3") for _ in range(args.processes)
+        ]
+        pids, ports = [process.pid for process, _ in servers], [port for _, port in servers]
         try:
             phases = [
                 ("one match, no thinking", 1, 0.0),
@@ -281,14 +351,22 @@ def main() -> None:
                 (f"{args.games} matches, {args.think} s thinking", args.games, args.think),
             ]
             for name, games, think in phases:
-                before, client_before = cpu_seconds(process.pid), time.process_time()
-                tally, elapsed = asyncio.run(phase(port, games, args.seconds, think))
-                cpu = cpu_seconds(process.pid) - before
+                database = database_pids() if args.db else []
+                before, client_before = total_cpu(pids), time.process_time()
+                database_before = total_cpu(database)
+                tally, elapsed = asyncio.run(phase(ports, games, args.seconds, think))
+                cpu = total_cpu(pids) - before
                 client_cpu = time.process_time() - client_before
-                print(json.dumps(report(name, tally, elapsed, cpu, client_cpu)), flush=True)
+                database_cpu = total_cpu(database) - database_before if args.db else None
+                line = report(name, tally, elapsed, cpu, client_cpu, database_cpu)
+                line["processes"] = args.processes
+                line["server_rss_mb"] = resident_mb(pids)
+                print(json.dumps(line), flush=True)
         finally:
-            process.terminate()
-            process.wait(30)
+            for process, _ in servers:
+                process.terminate()
+            for process, _ in servers:
+                process.wait(30)
 
 
 if __name__ == "__main__":
