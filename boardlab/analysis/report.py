@@ -274,7 +274,6 @@ def _outcome_section(series: Sequence[dict[str, Any]]) -> str:
                 str(s["losses"]),
                 _fmt(s["win_rate"], True),
                 _fmt(s["decided_share"], True),
-                _draw_types(s.get("draw_types", {})),
             ]
             for s in result["seats"]
         ]
@@ -292,10 +291,10 @@ def _outcome_section(series: Sequence[dict[str, Any]]) -> str:
                     "losses",
                     "wins of all games",
                     f"wins of the {result['decided']} with a winner (fair {1 / len(rows):.0%})",
-                    "draws by end",
                 ],
                 rows,
             )
+            + _draw_types(result["seats"])
             + _uniformity(result.get("uniformity"))
         )
         if len(result["players"]) > 1:
@@ -308,10 +307,20 @@ def _outcome_section(series: Sequence[dict[str, Any]]) -> str:
     return "".join(parts)
 
 
-def _draw_types(kinds: dict[str, int]) -> str:
-    """A seat's draws by termination, ``repetition 3, ply cap 2`` (most first); — for none."""
-    found = sorted(kinds.items(), key=lambda item: (-item[1], item[0]))
-    return ", ".join(f"{termination_name(k)} {v}" for k, v in found) or "—"
+def _draw_types(seats: Sequence[dict[str, Any]]) -> str:
+    """Each seat's draws and shared places by how the game ended, most first (``P1: repetition
+    3, ply cap 2``); nothing when no seat drew."""
+    parts = []
+    for seat in seats:
+        kinds = sorted(seat.get("draw_types", {}).items(), key=lambda item: (-item[1], item[0]))
+        if kinds:
+            found = ", ".join(f"{termination_name(k)} {v}" for k, v in kinds)
+            parts.append(f"{escape(seat['seat'])}: {escape(found)}")
+    return (
+        f"<p>Draws and shared places by how the game ended: {'; '.join(parts)}.</p>"
+        if parts
+        else ""
+    )
 
 
 def _uniformity(estimate: dict[str, float] | None) -> str:
@@ -429,30 +438,28 @@ def _strong_section(summary: dict[str, Any]) -> str:
     strong ones, and the first seat's edge under both."""
     rows = []
     for row in summary["strong_rows"]:
-        before, after = ("unequal" if v else "no real difference" for v in row["unequal"])
+        before, after = ("yes" if v else "no" for v in row["unequal"])
         changed = "no" if row["unequal"][0] == row["unequal"][1] else "yes"
         rows.append(
             [
                 row["variant"],
-                f"{row['default_players']} → {row['players']}",
-                f"{row['games']} ({row['decided']} with a winner)",
+                f"{row['games']} ({row['decided']})",
                 f"{before} → {after}",
                 changed,
                 f"{row['edge'][0]:.2f} → {row['edge'][1]:.2f}",
                 f"{row['diff']:+.2f} [{row['low']:+.2f}, {row['high']:+.2f}]",
-                "real" if row["real"] else "no significant difference",
+                "yes" if row["real"] else "no",
             ]
         )
     return _table(
         [
             "variant",
-            "bots",
-            "strong games",
-            "seats",
-            "verdict changed?",
+            "games (won)",
+            "seats unequal?",
+            "changed?",
             "first seat's edge",
-            "edge moved by",
-            "verdict",
+            "moved (95%)",
+            "real?",
         ],
         rows,
     )
@@ -582,8 +589,13 @@ def render_html(summary: dict[str, Any], title: str) -> str:
     if summary.get("strong_rows"):
         sections += [
             "<h2>Balance under strong play</h2>",
-            "<p>Every variant played again with the strong bot in every seat: does the verdict "
-            "on the seats hold when the game is played well?</p>",
+            f"<p>Every variant played again with {escape(summary['strong_rows'][0]['players'])} "
+            "in every seat: does the verdict on the seats hold when the game is played well? "
+            "Per variant: the strong games (with a winner), whether the seat-balance "
+            "test calls the seats unequal (the run's bots → the strong ones) and whether that "
+            "changed, the first seat's share of the games with a winner over its fair share, "
+            "and how far it moved, with its 95% interval (real: Benjamini-Hochberg adjusted "
+            "p < 0.05).</p>",
             _strong_section(summary),
         ]
     sections += ["<h2>Sample games</h2>", _samples(series), "<h2>Definitions</h2>"]
