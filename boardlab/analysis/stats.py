@@ -201,12 +201,24 @@ def bootstrap_uniformity(utilities: Sequence[Sequence[float]]) -> Estimate:
 
 
 def detectable_edge_difference(decided_a: int, seats_a: int, decided_b: int, seats_b: int) -> float:
-    """The smallest difference of the first seat's edge over its fair share (share of the
-    decided games times ``K``) between a variant of ``seats_a`` seats and one of ``seats_b``
-    that a 5% two-sided test sees with 80% power, from their decided games. An equal seat's
-    edge estimate has variance ``K^2 (1/K)(1 - 1/K) / n = (K - 1) / n``, so the difference of
-    two has ``(K_a - 1)/n_a + (K_b - 1)/n_b`` (normal approximation); NaN without games."""
+    """The smallest rise of the first seat's edge over its fair share (share of the decided
+    games times ``K``) from a variant of ``seats_a`` seats to one of ``seats_b`` that a 5%
+    two-sided test sees with 80% power, from their decided games (normal approximation).
+
+    An edge estimate from ``n`` decided games at ``K`` seats with share ``p`` has variance
+    ``K^2 p (1 - p) / n``: ``(K - 1) / n`` for an equal seat. The difference ``d`` solves
+    ``d = z_0.975 sqrt(V_0) + z_0.8 sqrt(V_d)``, with ``V_0`` the variance of the difference
+    when both seats are equal and ``V_d`` when the second wins ``(1 + d) / K_b``; NaN without
+    games.
+    """
     if decided_a == 0 or decided_b == 0:
         return math.nan
-    z = float(stats.norm.ppf(1 - ALPHA / 2) + stats.norm.ppf(POWER))
-    return z * math.sqrt((seats_a - 1) / decided_a + (seats_b - 1) / decided_b)
+    alpha, power = float(stats.norm.ppf(1 - ALPHA / 2)), float(stats.norm.ppf(POWER))
+    base = (seats_a - 1) / decided_a
+    null = math.sqrt(base + (seats_b - 1) / decided_b)
+    found = (alpha + power) * null
+    for _ in range(50):  # a contraction: converges in a few steps
+        share = min(1.0, (1 + found) / seats_b)
+        spread = math.sqrt(base + seats_b**2 * share * (1 - share) / decided_b)
+        found = alpha * null + power * spread
+    return found

@@ -129,9 +129,13 @@ def test_identical_variants_are_independent_samples_and_others_share_seeds() -> 
 
 
 def test_the_power_line_of_a_two_to_three_seat_comparison_counts_the_edge() -> None:
-    # An equal seat's edge estimate has variance (K - 1) / n: 1/100 at two seats with 100 games
-    # with a winner, 2/90 at three with 90; (1.96 + 0.8416) * sqrt(1/100 + 2/90) = 0.503.
-    assert detectable_edge_difference(100, 2, 90, 3) == pytest.approx(0.5029, abs=1e-3)
+    # An edge estimate has variance K^2 p (1 - p) / n: for equal seats 1/100 + 2/90 (2 seats,
+    # 100 games with a winner; 3 seats, 90), sqrt 0.179505. d = 1.959964 * 0.179505 +
+    # 0.841621 * sqrt(1/100 + 9 p (1 - p) / 90) with p = (1 + d) / 3: at d = 0.509275,
+    # p = 0.503092, 9 p (1 - p) / 90 = 0.024999, and 0.351823 + 0.841621 * 0.187081 = 0.509275.
+    assert detectable_edge_difference(100, 2, 90, 3) == pytest.approx(0.509275, abs=1e-5)
+    # Two seats both sides: the arcsine power line's 20 points (edge 0.39 = 2 x 19.6 points).
+    assert detectable_edge_difference(100, 2, 100, 2) == pytest.approx(0.3916, abs=1e-3)
     two = _games(2, [50, 50], draws=0)
     three = _games(3, [30, 30, 30], draws=10)
     series = [
@@ -148,7 +152,7 @@ def test_the_power_line_of_a_two_to_three_seat_comparison_counts_the_edge() -> N
     power = headlines(summary, PERCENT)[-1]
     assert (
         "between two (2 seats, 100 games with a winner) and three (3 seats, 90), the first "
-        "seat's edge over its fair share must differ by about 0.50 (e.g. 1.00 against 1.50)"
+        "seat's edge over its fair share must differ by about 0.51 (e.g. 1.00 against 1.51)"
     ) in power
     same = {"series": series[:1], "skill": [], "comparisons": []}
     assert "first seat's edge over" not in headlines(same, PERCENT)[-1]
