@@ -116,7 +116,9 @@ def check_rated_claim(
     if not config.rated:
         return
     if account is None:
-        raise ApiError(403, "sign in to take your seat: this game is rated")
+        raise ApiError(
+            403, "this game is rated: sign in, then open the invite link again to take your seat"
+        )
     if any(holder == account and other != seat for other, holder in holders.items()):
         raise ApiError(409, "you already play in this rated game: each seat is another account's")
 

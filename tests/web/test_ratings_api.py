@@ -69,7 +69,7 @@ def test_who_may_start_or_join_a_rated_game(shared_server: Server) -> None:
     claim = {"seat": 1, "token": link}
     # A guest cannot take the seat, nor can the creator's own account: each seat is another's.
     assert guest.post(f"/api/matches/{match}/claim", claim)[1] == {
-        "error": "sign in to take your seat: this game is rated"
+        "error": "this game is rated: sign in, then open the invite link again to take your seat"
     }
     assert ada.post(f"/api/matches/{match}/claim", claim)[0] == 409
     assert bob.post(f"/api/matches/{match}/claim", claim)[0] == 200
