@@ -14,7 +14,8 @@ from tests.web.conftest import Server
 PASSWORD = "correct horse"
 
 
-def test_an_old_hash_is_upgraded_at_sign_in(server: Server) -> None:
+def test_an_old_hash_is_upgraded_at_sign_in(shared_server: Server) -> None:
+    server = shared_server
     first = Browser(server, "127.0.4.1")
     name = sign_up(first, password=PASSWORD)
     old = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1).hash(PASSWORD)

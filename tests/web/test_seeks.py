@@ -18,20 +18,16 @@ from websockets.typing import Origin
 
 from boardlab.web.stores import open_store
 from tests.web.account_client import COOKIE, Browser, sign_up
-from tests.web.conftest import Server, start_server
+from tests.web.conftest import Server
 from tests.web.test_cross_site import EVIL, send
 
 SEEK = {"game": "murus-gallicus", "options": {}, "clock": {"days": 3}}
 
 
-@pytest.fixture(scope="module")
-def lobby(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One server for this module's tests (each uses its own client addresses)."""
-    running = start_server(tmp_path_factory.mktemp("seeks") / "boardlab.sqlite3")
-    try:
-        yield running
-    finally:
-        running.stop()
+@pytest.fixture
+def lobby(shared_server: Server) -> Server:
+    """The session's server (each test uses its own client addresses and leaves no seek)."""
+    return shared_server
 
 
 @contextlib.contextmanager
@@ -175,7 +171,10 @@ def test_an_address_keeps_at_most_three_seeks(lobby: Server) -> None:
     status, answer = guest.post("/api/seeks", SEEK)
     assert status == 429 and "3 seeks open" in answer["error"]
     guest.post("/api/seeks/withdraw", {"tokens": tokens[:1]})
-    assert guest.post("/api/seeks", SEEK)[0] == 201
+    status, again = guest.post("/api/seeks", SEEK)
+    assert status == 201
+    withdrawn = guest.post("/api/seeks/withdraw", {"tokens": [*tokens[1:], again["token"]]})
+    assert withdrawn == (200, {"withdrawn": 3})
 
 
 def test_racing_accepts_make_exactly_one_match(lobby: Server) -> None:
@@ -217,6 +216,7 @@ def test_another_site_can_neither_post_nor_accept_nor_listen(lobby: Server) -> N
     _, posted = Browser(lobby, "127.0.1.9").post("/api/seeks", SEEK)
     assert send(lobby, "POST", f"/api/seeks/{posted['id']}/accept", "{}", hostile)[0] == 403
     assert listed(lobby) == [*before, posted["id"]]
+    Browser(lobby, "127.0.1.9").post("/api/seeks/withdraw", {"tokens": [posted["token"]]})
     url = lobby.url.replace("http://", "ws://") + "ws/seeks"
     with pytest.raises(Exception, match="403"):
         connect(url, open_timeout=30, origin=Origin(EVIL))
