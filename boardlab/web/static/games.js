@@ -37,7 +37,7 @@ function query() {
 
 function search() {
   const params = query();
-  history.replaceState(null, "", params.size ? `/games?${params}` : "/games");
+  history.replaceState(null, "", params.toString() ? `/games?${params}` : "/games");
   next = null;
   shown = 0;
   replace($("results"));
