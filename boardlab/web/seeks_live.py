@@ -134,6 +134,13 @@ class SeekBoard:
         for client in list(self.clients):
             self.push(client, text)
 
+    def current(self) -> str:
+        """The list as last sent while pages are open (kept up to date by every change here and
+        by the tick for changes elsewhere), else read now: a page that opens costs no reads."""
+        if not self.shown or self.ticker is None or self.ticker.done():
+            self.changed()
+        return self.shown
+
     def push(self, client: SeekClient, text: str) -> None:
         """Queue ``text`` for ``client``; a client too far behind is dropped."""
         try:
@@ -232,8 +239,8 @@ async def seeks_socket(socket: WebSocket) -> None:
         return
     except WebSocketDisconnect:
         return
+    client.outbox.put_nowait(board.current())  # read before join: its ticker may not run yet
     board.join(client)
-    client.outbox.put_nowait(json.dumps({"type": "seeks", "seeks": board.listing()}))
     sender = asyncio.create_task(_send(client))
     reader = asyncio.create_task(_read(board, client))
     try:
