@@ -1,15 +1,17 @@
 """Rated games against a real server (issue 41, item 2): who may start and join one, ratings
 that move exactly as OpenSkill computes them (two seats, three seats, a draw), once per match,
-and never for an aborted or casual match; the player's page shows them."""
+and never for an aborted or casual match; the player's page shows them; the same on a server
+whose store is PostgreSQL."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from openskill.models import PlackettLuce
 
 from tests.web.account_client import Browser, sign_up
-from tests.web.conftest import Server
+from tests.web.conftest import Server, start_server
 
 MODEL = PlackettLuce()
 
@@ -155,3 +157,25 @@ def test_three_seats_of_colosseum_offcuts_are_rated_with_shared_places(
         assert found is not None
         assert (found["mu"], found["sigma"]) == (round(skill.mu, 3), round(skill.sigma, 3))
     assert after[0].mu < MODEL.mu < after[1].mu == after[2].mu
+
+
+def test_a_rated_game_on_postgresql_is_rated_archived_and_found(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    server = start_server(tmp_path / "boardlab.sqlite3", url=postgres_url)
+    try:
+        ada, bob = Browser(server), Browser(server)
+        ada_name, bob_name = sign_up(ada), sign_up(bob)
+        match, _ = rated_match(ada, [bob], "anacund")
+        assert bob.post(f"/api/matches/{match}/abort", {"seat": 1})[0] == 200
+        match, _ = rated_match(ada, [bob], "anacund")
+        assert ada.post(f"/api/matches/{match}/resign", {"seat": 0})[0] == 200
+        lost, won = expected([2, 1])
+        found = rating(ada, bob_name, "anacund", "correspondence")
+        assert found is not None and (found["mu"], found["games"]) == (round(won.mu, 3), 1)
+        games = ada.get(f"/api/games?player={ada_name}&result=loss&game=anacund")[1]["games"]
+        assert [(g["id"], g["rated"]) for g in games] == [(match, True)]
+        history = ada.get(f"/api/players/{ada_name}")[1]["history"]
+        assert [(h["match"], h["mu"]) for h in history] == [(match, round(lost.mu, 3))]
+    finally:
+        server.stop()
