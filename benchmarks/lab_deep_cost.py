@@ -1,6 +1,7 @@
 """What ``boardlab analyse --deep`` costs: CPU milliseconds per traced game with and without the
 deep trace (:mod:`boardlab.analysis.deep_trace`), board snapshots every 20 decisions as the lab
-takes them, in alternating blocks so that the machine's load weighs on both alike.
+takes them, in alternating blocks so that the machine's load weighs on both alike, after a game
+of each (compiling the engine's functions) that is not measured.
 
     PYTHONPATH=. python benchmarks/lab_deep_cost.py
 """
@@ -37,6 +38,8 @@ def main() -> None:
     print("| game | bot | plain: CPU ms per game | deep: CPU ms per game | x plain |")
     print("|---|---|---:|---:|---:|")
     for game, seats, bot, games in CASES:
+        cost(game, seats, bot, 1, False)  # compile and load first: not measured
+        cost(game, seats, bot, 1, True)
         plain = deep = 0.0
         for _ in range(2):
             plain += cost(game, seats, bot, games, False)
