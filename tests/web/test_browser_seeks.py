@@ -16,6 +16,7 @@ from tests.web.conftest import Server
 from tests.web.test_browser_axe import violations
 
 SIZE: ViewportSize = {"width": 1100, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 def signed_in(browser: Browser, server: Server, name: str) -> tuple[BrowserContext, Page]:
@@ -99,15 +100,19 @@ def test_a_seek_accepted_in_another_browser_starts_the_match_for_both(
 
 
 def test_a_seek_disappears_from_other_lobbies_when_its_page_closes(
-    browser: Browser, shared_server: Server
+    browser: Browser, shared_server: Server, tmp_path: Path
 ) -> None:
     first, poster = signed_in(browser, shared_server, new_name("Cy"))
-    watcher = browser.new_context(viewport=SIZE).new_page()
+    watcher = browser.new_context(viewport=PHONE).new_page()
     watcher.goto(shared_server.url)
     post_by_keyboard(poster, "carnyx", "1d")
     name = str(poster.locator("#account-link").text_content())
     row = watcher.locator("#seek-list tr", has_text=name)
     expect(row).to_have_count(1)
+    # On a phone the whole row is in view: the clock under the game, and the Accept button.
+    expect(row).to_contain_text("1 day per move")
+    expect(row.get_by_role("button", name="Accept")).to_be_in_viewport()
+    watcher.locator("#seeks").screenshot(path=tmp_path / "web-phone-seeks.png")
     poster.close()
     expect(row).to_have_count(0)
     first.close()

@@ -98,8 +98,8 @@ function seekRow(seek) {
   return el("tr", { "data-seek": seek.id, "data-mine": mine ? "yes" : null },
     el("td", {}, mine ? `${seek.name} (you)` : seek.name,
       seek.rating ? el("span", { class: "muted" }, ` ${seek.rating}`) : null),
-    el("td", {}, seek.game_name, options ? el("span", { class: "muted" }, ` — ${options}`) : null),
-    el("td", {}, seek.clock),
+    el("td", {}, seek.game_name, options ? el("span", { class: "muted" }, ` — ${options}`) : null,
+      el("span", { class: "seek-clock" }, seek.clock)),
     el("td", {}, seek.rated ? `Rated${range}` : "Casual"),
     el("td", {}, action));
 }
