@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -22,7 +23,7 @@ from boardlab.core.render_model import SPECTATOR
 from boardlab.render.svg import render_svg
 from boardlab.web import accounts, analysis, api, chat, seating, seeks
 from boardlab.web.access_log import AccessLog
-from boardlab.web.archive import follow_finished, games_page, get_games
+from boardlab.web.archive import backfill, follow_finished, games_page, get_games
 from boardlab.web.archive_records import get_imported_record, get_records_zip, post_import
 from boardlab.web.catalogue import build_catalogue
 from boardlab.web.client_limits import ClientLimits
@@ -205,6 +206,7 @@ def create_app(
         hub.start_workers(say)
         hub.share()  # with other processes on a PostgreSQL store: follow them, share the work
         hub.observers.append(follow_finished(store))  # ratings and the archive
+        archiving = asyncio.create_task(backfill(store))  # finished matches it lacks
         resumed = hub.resume_bots()
         if resumed:
             LOG.warning("resumed %d pending bot turn(s)", resumed)
@@ -213,6 +215,7 @@ def create_app(
         try:
             yield
         finally:
+            archiving.cancel()
             if notifier is not None:
                 notifier.stop()
             await hub.close()

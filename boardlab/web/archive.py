@@ -9,7 +9,9 @@ newest first, a page at a time.
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import logging
 import re
 from collections.abc import Callable
 from datetime import date, timedelta
@@ -29,10 +31,13 @@ from boardlab.web.errors import ApiError
 from boardlab.web.hub import now
 from boardlab.web.player_ratings import rate, rated_accounts
 from boardlab.web.requests import query_int
-from boardlab.web.session import MatchSession
-from boardlab.web.store import Event, Store
+from boardlab.web.session import ABORTED, MatchSession
+from boardlab.web.store import Event, Store, StoreUnavailable
 
+LOG = logging.getLogger("boardlab.web")
 STATIC = Path(__file__).parent / "static"
+BACKFILL_BATCH = 50
+"""Matches read at a time by :func:`backfill`."""
 MAX_PAGE = 100
 MAX_OPTION_FILTERS = 8
 OPTION_PAIR = re.compile(r"([a-z0-9_]{1,40})=([^,]{1,200})")
@@ -78,6 +83,42 @@ def follow_finished(store: Store) -> Callable[[MatchSession, Event], None]:
             store.archive_game(entry)
 
     return follow
+
+
+async def backfill(store: Store) -> int:
+    """Rate and keep in the archive the finished matches it lacks (they ended before it
+    existed, or in a process stopped before its observer ran), a batch at a time, giving the
+    event loop its turn after each match; returns how many were added. Run in the background
+    at start: a match that cannot be read is logged and left out."""
+    after, added = "", 0
+    while ids := await _unarchived(store, after):
+        for match_id in ids:
+            after = match_id
+            try:
+                stored = store.load(match_id)
+                if stored is None:
+                    continue
+                session = MatchSession(stored)
+                rate(store, session, stored.summary.updated)
+                entry = archived(store, session, stored.summary.updated)
+                if entry is not None and store.archive_game(entry):
+                    added += 1
+            except Exception:
+                LOG.exception("match %s could not be kept in the archive", match_id)
+            await asyncio.sleep(0)
+    if added:
+        LOG.info("%d finished matches added to the archive", added)
+    return added
+
+
+async def _unarchived(store: Store, after: str) -> list[str]:
+    """The next batch of :func:`backfill` (none while the store cannot be reached: the next
+    start tries again)."""
+    try:
+        return store.unarchived_matches(after, BACKFILL_BATCH, ABORTED)
+    except StoreUnavailable:
+        LOG.warning("the archive's catch-up stopped: the store cannot be reached")
+        return []
 
 
 async def games_page(request: Request) -> Response:

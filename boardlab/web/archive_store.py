@@ -85,6 +85,10 @@ class ArchiveStore(Protocol):
     def game_counts(self, account_id: str) -> dict[str, dict[SeatResult, int]]:
         """The account's archived games: per game, how many it won, lost and drew."""
 
+    def unarchived_matches(self, after: str, limit: int, aborted: str) -> builtins.list[str]:
+        """Up to ``limit`` ids, in order, above ``after``, of finished matches that the archive
+        lacks (none set aside, none whose result is ``aborted``: those have no result)."""
+
 
 class SqlArchive:
     """:class:`ArchiveStore` over a backend's transactions (a mixin of ``SqlStore``)."""
@@ -233,6 +237,18 @@ class SqlArchive:
         for game, result, count in rows:
             counts.setdefault(game, {"win": 0, "loss": 0, "draw": 0})[result] = int(count)
         return counts
+
+    def unarchived_matches(self, after: str, limit: int, aborted: str) -> builtins.list[str]:
+        """Read by id, over the matches' key."""
+        with self._transaction(reading=True) as run:
+            rows = run(
+                "SELECT id FROM matches WHERE status = 'finished' AND id > ? AND result <> ? "
+                "AND NOT EXISTS (SELECT 1 FROM archive_games a WHERE a.id = matches.id) "
+                "AND NOT EXISTS (SELECT 1 FROM set_aside WHERE set_aside.match_id = matches.id) "
+                "ORDER BY id LIMIT ?",
+                (after, aborted, limit),
+            )
+        return [str(match_id) for (match_id,) in rows]
 
 
 def forget_account(run: Run, account_id: str) -> None:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import http.client
 import io
 import json
+import sqlite3
+import time
 import zipfile
 from pathlib import Path
 from urllib.parse import quote
@@ -20,9 +22,9 @@ from urllib.parse import quote
 import pytest
 
 from tests.web.account_client import COOKIE, Browser, new_name, sign_up
-from tests.web.conftest import Server
+from tests.web.conftest import Server, start_server
 from tests.web.test_accounts import leaked
-from tests.web.test_api import replayed
+from tests.web.test_api import MURUS_HOT_SEAT, create, replayed
 from tests.web.test_api_hidden import preset
 
 RECORD = (
@@ -211,3 +213,32 @@ def test_a_records_zip_never_reveals_what_the_game_kept_hidden_from_its_player(
     # Ada's own record holds her lineup, as her page shows it.
     (mine,) = [text for name, text in zipped(ada).items() if match in name]
     assert placements.split("+")[0] in mine
+
+
+def test_finished_matches_the_archive_lacks_are_kept_at_start(tmp_path: Path) -> None:
+    db = tmp_path / "boardlab.sqlite3"
+    server = start_server(db)
+    try:
+        ended, tokens = create(server, MURUS_HOT_SEAT)
+        assert server.post(f"/api/matches/{ended}/resign", {"seat": 0}, tokens[0])[0] == 200
+        aborted, tokens = create(server, MURUS_HOT_SEAT)
+        assert server.post(f"/api/matches/{aborted}/abort", {"seat": 0}, tokens[0])[0] == 200
+        assert [g["id"] for g in server.get("/api/games")[1]["games"]] == [ended]
+    finally:
+        server.stop()
+    # As if the match had ended before the archive existed.
+    with sqlite3.connect(db) as connection:
+        for table in ("archive_options", "archive_players"):
+            connection.execute(f"DELETE FROM {table}")
+        connection.execute("DELETE FROM archive_games")
+    server = start_server(db)
+    try:
+        for _ in range(100):
+            games = server.get("/api/games")[1]["games"]
+            if games:
+                break
+            time.sleep(0.1)
+        assert [(g["id"], g["result"]) for g in games] == [(ended, "Gauls won (resignation)")]
+        assert [p["player"] for p in games[0]["players"]] == ["guest", "guest"]
+    finally:
+        server.stop()
