@@ -200,6 +200,10 @@ async def play_matches(ports: list[int], stop: float, tally: Tally, think: float
                     for seat, (sock, token) in enumerate(zip(sockets, tokens, strict=True))
                 )
             )
+        except (OSError, TimeoutError, asyncio.IncompleteReadError) as error:
+            # A server too busy to open a websocket in time (10 s) or to answer: counted, and
+            # the next match is started.
+            tally.error(f"match start: {type(error).__name__}")
         finally:
             for sock in sockets:
                 await sock.close()
