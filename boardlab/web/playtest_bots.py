@@ -15,6 +15,8 @@ from typing import Any
 
 from boardlab.analysis.trace import GameTask, play_traced
 from boardlab.core.registry import make
+from boardlab.web.catalogue import TIME_BOUND
+from boardlab.web.creation import bot_specs
 from boardlab.web.errors import ApiError
 from boardlab.web.hub import now
 from boardlab.web.playtest import PEOPLE, Settings
@@ -33,7 +35,7 @@ _ONE_AT_A_TIME = asyncio.Semaphore(1)
 
 
 def self_play_bot(settings: Settings) -> str:
-    """The bot that plays every seat of the self-play."""
+    """The bot that plays every seat of the self-play unless the designer chooses another."""
     return DEFAULT_BOT if settings.opponent == PEOPLE else settings.opponent
 
 
@@ -59,22 +61,30 @@ def play_variant(
     return found
 
 
-def start(store: Store, playtest_id: str, settings: Settings) -> None:
-    """Start the self-play of every variant in the background (409 if it runs already)."""
+def self_play_bots() -> list[str]:
+    """The bots a designer may choose for self-play: the lobby's, but the level bounded by
+    time alone (its games take minutes)."""
+    return [spec for spec in bot_specs() if spec != TIME_BOUND]
+
+
+def start(store: Store, playtest_id: str, settings: Settings, bot: str) -> None:
+    """Start the self-play of every variant by ``bot`` in the background (409 if it runs
+    already)."""
+    if bot not in self_play_bots():
+        raise ApiError(400, f"'bot' must be one of: {', '.join(self_play_bots())}")
     if playtest_id in RUNNING:
         raise ApiError(409, "the bots are playing this playtest's variants already")
     RUNNING.add(playtest_id)
-    task = asyncio.get_running_loop().create_task(_run(store, playtest_id, settings))
+    task = asyncio.get_running_loop().create_task(_run(store, playtest_id, settings, bot))
     TASKS.add(task)
     task.add_done_callback(TASKS.discard)
 
 
-async def _run(store: Store, playtest_id: str, settings: Settings) -> None:
+async def _run(store: Store, playtest_id: str, settings: Settings, bot: str) -> None:
     """Play each variant in one fresh worker process and keep its summary."""
     try:
         async with _ONE_AT_A_TIME:
             loop = asyncio.get_running_loop()
-            bot = self_play_bot(settings)
             context = multiprocessing.get_context("spawn")
             with ProcessPoolExecutor(1, mp_context=context) as pool:
                 for number, variant in enumerate(settings.variants):

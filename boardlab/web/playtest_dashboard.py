@@ -41,6 +41,7 @@ from boardlab.web.playtest_stats import (
     survey_summary,
 )
 from boardlab.web.playtest_store import Playtest, PlaytestMatch, RefusedTurn, SurveyAnswer
+from boardlab.web.requests import json_body
 from boardlab.web.session import MatchSession
 from boardlab.web.store import SetAside, Store, StoredMatch
 
@@ -216,6 +217,7 @@ def dashboard(stored: Stored, playtest: Playtest, settings: Settings) -> dict[st
         "bots_running": playtest.id in playtest_bots.RUNNING,
         "bot_games": playtest_bots.BOT_GAMES,
         "bot": playtest_bots.self_play_bot(settings),
+        "bots": playtest_bots.self_play_bots(),
         "games": [
             {
                 "match": g.match_id,
@@ -257,7 +259,9 @@ async def get_dashboard(request: Request) -> Response:
 async def post_bots(request: Request) -> Response:
     """``POST /api/playtests/<id>/bots``: start the bots' self-play of every variant (202)."""
     playtest, settings = designer_of(request)
-    playtest_bots.start(_hub(request).store, playtest.id, settings)
+    body = await json_body(request)
+    bot = body.get("bot", playtest_bots.self_play_bot(settings))
+    playtest_bots.start(_hub(request).store, playtest.id, settings, bot)
     return JSONResponse({"running": True}, status_code=202)
 
 

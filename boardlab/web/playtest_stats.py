@@ -19,6 +19,7 @@ from statistics import fmean, median
 from typing import Any
 
 from boardlab.analysis.headlines import power_line
+from boardlab.analysis.report import termination_name
 from boardlab.analysis.seat_edge import compare_edges, edge
 from boardlab.analysis.stats import (
     ALPHA,
@@ -106,7 +107,7 @@ def outcomes(games: Sequence[Game], seats: Sequence[str]) -> dict[str, Any]:
         "draws": _est(proportion(len(finished) - decided, len(finished))),
         "length": _est(mean([float(n) for n in lengths])),
         "lengths": lengths,
-        "endings": dict(Counter(g.termination for g in finished).most_common()),
+        "endings": dict(Counter(termination_name(g.termination) for g in finished).most_common()),
     }
 
 
@@ -154,7 +155,10 @@ def people_summary(games: Sequence[Game], seats: Sequence[str]) -> dict[str, Any
             {"reason": reason, "count": n}
             for reason, n in Counter(r[2] for r in refused).most_common(REFUSALS_SHOWN)
         ],
-        "typed": [r[1] for r in refused[:REFUSALS_SHOWN]],
+        "typed": [
+            {"turn": turn, "count": n}
+            for turn, n in Counter(r[1] for r in refused).most_common(REFUSALS_SHOWN)
+        ],
     }
     return summary
 
@@ -212,15 +216,23 @@ def disagreements(people: dict[str, Any], bots: dict[str, Any], seats: Sequence[
     if people["decided"] and bots["decided"]:
         p_share = first_people["wins"] / people["decided"]
         b_share = first_bots["wins"] / bots["decided"]
-        stronger = "stronger" if p_share > b_share else "weaker"
-        sentence = (
-            f"People find the first seat ({seats[0]}) {stronger} than bots do: it won "
-            f"{p_share:.0%} of people's games with a winner against {b_share:.0%} of the "
-            f"bots' (p = {test.p:.3f})"
-        )
-        notes.append(
-            sentence + (": a real difference." if test.p < ALPHA else _hint(people["decided"]))
-        )
+        if p_share == b_share:
+            sentence = (
+                f"People and bots give the first seat ({seats[0]}) the same share of the games "
+                f"with a winner: {p_share:.0%}"
+            )
+        else:
+            stronger = "stronger" if p_share > b_share else "weaker"
+            sentence = (
+                f"People find the first seat ({seats[0]}) {stronger} than bots do: it won "
+                f"{p_share:.0%} of people's games with a winner against {b_share:.0%} of the "
+                f"bots' (p = {test.p:.3f})"
+            )
+        if p_share == b_share:
+            notes.append(sentence + ".")
+        else:
+            real = test.p < ALPHA
+            notes.append(sentence + (": a real difference." if real else _hint(people["decided"])))
     draws = compare_proportions(
         round(bots["draws"]["value"] * bots["games"]) if bots["games"] else 0,
         bots["games"],

@@ -22,7 +22,15 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.web.browser_play import WAIT_MS, bot_turn, engine_state, play_turn, resign, wait_for
+from tests.web.browser_play import (
+    WAIT_MS,
+    bot_turn,
+    engine_state,
+    play_turn,
+    resign,
+    wait_for,
+    wait_my_turn_or_end,
+)
 from tests.web.conftest import Server
 
 PICTURES = os.environ.get("BOARDLAB_PLAYTEST_PICTURES")
@@ -164,9 +172,10 @@ def test_a_playtest_with_people_and_a_bot_from_link_to_dashboard(
     against_bot = json.loads(made.stdout)
     context, page = join(browser, server, against_bot["link"], "bot")
     to_game(page)
-    match, seat, token = seat_of(page)
-    state = engine_state(server, match, token)
-    if state.current_player == seat:
+    match, _, token = seat_of(page)
+    wait_my_turn_or_end(page)  # the bot may have the first turn
+    if page.get_attribute("body", "data-status") != "finished":
+        state = engine_state(server, match, token)
         play_turn(page, state, bot_turn(state, "random", 2))
     wait_for(page, "() => document.body.dataset.status === 'finished'")
     answer_survey(page, [2, 2, 2, 2], "bot game")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import time
 import urllib.request
 import zipfile
 from collections.abc import Iterator
@@ -20,6 +21,7 @@ import boardlab
 from boardlab.ai.base import Bot
 from boardlab.ai.players import make_bot
 from boardlab.core.state import State
+from tests.web.account_client import Browser as AccountBrowser
 from tests.web.conftest import Server, start_server
 from tests.web.test_cross_site import EVIL, send
 
@@ -178,7 +180,7 @@ def test_the_survey_is_answered_once_per_seat_after_the_game_and_exported_as_typ
     assert variant["survey"]["texts"] == [answer["text"]]
     assert variant["survey"]["questions"][0]["spread"] == [0, 1, 0, 0, 1]
     assert variant["people"]["refused"]["count"] == 1
-    assert variant["people"]["refused"]["typed"] == ["zz"]
+    assert variant["people"]["refused"]["typed"] == [{"turn": "zz", "count": 1}]
     assert data["games"][0]["status"] == "finished"
     report = raw(server, f"/api/playtests/{made['id']}/report.html", made["token"]).decode()
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in report and "<script>" not in report
@@ -325,3 +327,45 @@ def test_playtests_are_rate_limited_per_address(tmp_path: Path) -> None:
         assert status == 429 and refusal["error"].startswith("too many match creations")
     finally:
         limited.stop()
+
+
+def test_a_signed_in_designer_opens_the_dashboard_with_the_account(server: Server) -> None:
+    designer, stranger = AccountBrowser(server), AccountBrowser(server)
+    assert (
+        designer.request(
+            "POST", "/api/account/signup", {"name": "gary", "password": "carnyx-sheet"}
+        )[0]
+        == 201
+    )
+    status, made = designer.request("POST", "/api/playtests", {**CARNYX, "opponent": "random"})
+    assert status == 201 and made["owned"]
+    assert designer.request("GET", f"/api/playtests/{made['id']}/dashboard")[0] == 200
+    assert designer.request("GET", "/api/playtests")[1]["playtests"] == [
+        {"id": made["id"], "title": CARNYX["title"], "game": "carnyx"}
+    ]
+    assert stranger.request("GET", f"/api/playtests/{made['id']}/dashboard")[0] == 403
+    assert stranger.request("GET", "/api/playtests")[0] == 401
+
+
+def test_the_time_control_is_every_playtest_match_s(server: Server) -> None:
+    made = create(server, opponent="random", clock={"base": 300, "increment": 5})
+    seated = join(server, made["id"])
+    status, view = server.get(f"/api/matches/{seated['match']}", seated["token"])
+    assert status == 200 and view["clock"] is not None
+    assert server.get(f"/api/playtests/{made['id']}")[1]["clock"] == "5+5"
+
+
+def test_the_designer_chooses_the_self_play_bot_within_the_bounded_ones(server: Server) -> None:
+    made = create(server, variants=[{"name": "Quick", "options": {"max_plies": 4}}])
+    path = f"/api/playtests/{made['id']}/bots"
+    status, refusal = server.post(path, {"bot": "level:expert"}, made["token"])
+    assert status == 400 and refusal["error"].startswith("'bot' must be one of: random")
+    assert server.post(path, {"bot": "random"}, made["token"]) == (202, {"running": True})
+    deadline = time.monotonic() + 120
+    while server.get(f"/api/playtests/{made['id']}/dashboard", made["token"])[1]["bots_running"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.3)
+    status, data = server.get(f"/api/playtests/{made['id']}/dashboard", made["token"])
+    bots = data["variants"][0]["bots"]
+    assert bots["bot"] == "random" and bots["games"] == 24
+    assert bots["endings"] == {"ply cap": 24} and set(bots["lengths"]) == {4}

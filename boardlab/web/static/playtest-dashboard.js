@@ -5,6 +5,9 @@ const playtestId = decodeURIComponent(location.pathname.split("/")[2] ?? "");
 const tokenKey = `boardlab:playtest-dashboard:${playtestId}`;
 const base = `/api/playtests/${encodeURIComponent(playtestId)}`;
 const REFRESH_MS = 5000;
+const OPEN_TEXTS = 6;
+/** The variants whose free texts the reader opened: kept open when the page is drawn again. */
+const openTexts = new Set();
 const byId = (id) => document.getElementById(id);
 
 function takeToken() {
@@ -17,13 +20,13 @@ function takeToken() {
 
 const token = takeToken();
 
-async function call(method, path) {
+async function call(method, path, body = {}) {
   const headers = { Accept: "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (method === "POST") headers["Content-Type"] = "application/json";
   let response;
   try {
-    response = await fetch(`${base}${path}`, { method, headers, body: method === "POST" ? "{}" : undefined });
+    response = await fetch(`${base}${path}`, { method, headers, body: method === "POST" ? JSON.stringify(body) : undefined });
   } catch {
     throw new ApiError("The server cannot be reached: check the connection and try again.", 0);
   }
@@ -67,12 +70,14 @@ function spread(counts) {
   const most = Math.max(1, ...counts);
   const cell = element("td");
   const bars = element("span", { class: "spread", role: "img", "aria-label": counts.map((c, i) => `${c} gave ${i + 1}`).join(", ") });
-  for (const count of counts) {
-    const bar = element("span");
-    bar.style.height = `${Math.round((100 * count) / most)}%`;
-    bars.append(bar);
-  }
-  cell.append(bars, element("span", { class: "counts", "aria-hidden": "true" }, counts.join(" ")));
+  counts.forEach((count) => {
+    const column = element("span", { class: "spread-column" });
+    const bar = element("span", { class: "bar" });
+    bar.style.height = `${Math.round((24 * count) / most)}px`;
+    column.append(bar, element("span", { class: "count" }, String(count)));
+    bars.append(column);
+  });
+  cell.append(bars);
   return cell;
 }
 
@@ -108,7 +113,10 @@ function variantCard(variant) {
   const refused = people.refused;
   card.append(element("p", {}, `Refused turns (rule-entry errors): ${refused.count}${refused.per_game === null ? "" : ` (${refused.per_game} a game)`}.`));
   if (refused.reasons.length) card.append(table(["Why refused", "Times"], refused.reasons.map((r) => [r.reason, r.count])));
-  if (refused.typed.length) card.append(element("p", { class: "help" }, `Typed: ${refused.typed.join(" · ")}`));
+  if (refused.typed.length) {
+    const typed = refused.typed.map((t) => (t.count > 1 ? `${t.turn} (${t.count} times)` : t.turn)).join(" · ");
+    card.append(element("p", { class: "help" }, `Typed: ${typed}`));
+  }
   card.append(element("h3", {}, "Bots' self-play"));
   if (variant.bots) {
     card.append(outcomeTable(variant.bots, `Bots (${variant.bots.bot})`));
@@ -124,10 +132,17 @@ function variantCard(variant) {
   card.append(table(["Question", "Answers", "Mean [95%]", "Spread (1 to 5)"],
     survey.questions.map((q) => [q.question, q.answers, num(q.mean), spread(q.spread)])));
   if (survey.texts.length) {
-    card.append(element("h4", {}, "What they wrote"));
+    const texts = element("details", { class: "texts-box" });
+    texts.open = survey.texts.length <= OPEN_TEXTS || openTexts.has(variant.label);
+    texts.addEventListener("toggle", () => {
+      if (texts.open) openTexts.add(variant.label);
+      else openTexts.delete(variant.label);
+    });
+    texts.append(element("summary", {}, `What they wrote (${survey.texts.length})`));
     const list = element("ul", { class: "texts" });
     for (const text of survey.texts) list.append(element("li", {}, text));
-    card.append(list);
+    texts.append(list);
+    card.append(texts);
   }
   return card;
 }
@@ -149,6 +164,11 @@ function render(data) {
   byId("share-link").textContent = share;
   byId("overview-text").textContent = `${data.game}, ${data.variants.length} variant(s), playtesters play ${data.opponent === "people" ? "each other" : `against the bot ${data.opponent}`}; open until ${data.ends}. Self-play: ${data.bot_games} games per variant by ${data.bot}.`;
   byId("variants").replaceChildren(...data.variants.map(variantCard));
+  const level = byId("bot-level");
+  if (!level.options.length) {
+    for (const bot of data.bots) level.append(element("option", { value: bot }, bot));
+    level.value = data.bot;
+  }
   byId("bots-state").textContent = data.bots_running ? "The bots are playing…" : "";
   byId("run-bots").disabled = data.bots_running;
   if (data.comparison) {
@@ -215,7 +235,7 @@ async function start() {
   byId("run-bots").addEventListener("click", async () => {
     byId("run-bots").disabled = true;
     try {
-      await call("POST", "/bots");
+      await call("POST", "/bots", { bot: byId("bot-level").value });
       byId("bots-state").textContent = "The bots are playing…";
     } catch (error) {
       byId("bots-state").textContent = error.message;
