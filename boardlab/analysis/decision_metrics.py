@@ -3,8 +3,9 @@ decisions were, how far from the best the bots played, repetition, and how far p
 
 ``a[4d + k]`` is the summary of decision ``d``'s alternatives (``k`` = 0 variance, 1
 narrowness, 2 the chosen one's shortfall from the best, 3 the gap between the best two);
-forced decisions (``c[d] = 1``) are left out of every mean. Each function gives None for a
-trace without the column (not deep) or without a decision it counts.
+forced decisions (``c[d] = 1``) are left out of every mean. The ``search_*`` functions read the
+same summaries made from an MCTS bot's own root values instead. Each function gives None for a
+trace without the column (not deep, or no MCTS bot) or without a decision it counts.
 """
 
 from __future__ import annotations
@@ -61,3 +62,25 @@ def mean_distance(distance: Sequence[float]) -> float | None:
     one from a cell to another (placements and buttons have none, stored as -1)."""
     found = [d for d in distance if d >= 0]
     return fmean(found) if found else None
+
+
+def search_clarity(searched: Sequence[float]) -> float | None:
+    """Clarity (variance) from an MCTS bot's own root values: the mean variance of the mean
+    rewards of the decisions its search opened (``searched``: four numbers per decision that
+    had a search, as :func:`deep_trace.alternatives_summary` gives them)."""
+    found = searched[0::4]
+    return fmean(found) if found else None
+
+
+def search_shortfall(searched: Sequence[float]) -> float | None:
+    """How far below the best mean reward of its opened decisions the MCTS bot's choice (the
+    most visited one) was, on average: 0 when the most visited is always the best valued."""
+    found = searched[2::4]
+    return fmean(found) if found else None
+
+
+def search_uncertainty(searched: Sequence[float]) -> float | None:
+    """The share of an MCTS bot's searched decisions whose two best mean rewards are less than
+    ``UNCERTAIN`` apart."""
+    found = searched[3::4]
+    return sum(1 for gap in found if gap < UNCERTAIN) / len(found) if found else None

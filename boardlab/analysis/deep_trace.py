@@ -7,9 +7,11 @@ alone (the render model's cells and stacks) were seen before in the game, and th
 decision moved a piece. These cost about a greedy bot's thinking and a render model per
 decision, many times a random decision, so a run traces them only when asked.
 
-The evaluations are the lab's one-decision look-ahead, not the bots' own search values: the
-compiled alpha-beta returns only its best move, and alpha-beta's other root moves have bounds,
-not values, once pruned; MCTS's root statistics are not exposed either.
+The evaluations are the lab's one-decision look-ahead, the same for every bot. Where the bot
+that decides is an MCTS bot, its own search values are kept too (each opened root decision's
+mean reward for the seat to move, summed up in the same four numbers): alpha-beta's are not,
+since it returns only its best move, and its other root moves have bounds, not values, once
+pruned.
 """
 
 from __future__ import annotations
@@ -93,6 +95,8 @@ class DeepTrace:
         self.repeats: array[int] = array("B")
         self.board_repeats: array[int] = array("B")
         self.distance: array[float] = array("d")
+        self.searched: array[float] = array("d")
+        self.searched_at: array[int] = array("I")
         self._positions: set[Hashable] = set()
         self._boards: set[Hashable] = set()
         self._contents: set[Hashable] = set()
@@ -118,6 +122,18 @@ class DeepTrace:
         self._cells = max(self._cells, len(model.cells))
         self.distance.append(move_distance(model, state.click_path(action).targets))
 
+    def search(
+        self, decision: int, children: Sequence[tuple[int, int, float]], action: int
+    ) -> None:
+        """Keep an MCTS bot's own view of decision ``decision``: ``children`` are its root's
+        opened decisions as (action, visits, reward sum of the seat to move), ``action`` the one
+        it played; nothing when fewer than two were visited (a forced or winning move)."""
+        means = {a: value / visits for a, visits, value in children if visits > 0}
+        if len(means) < 2 or action not in means:
+            return
+        self.searched_at.append(decision)
+        self.searched.extend(alternatives_summary(list(means.values()), means[action]))
+
     def _model(self, state: State) -> RenderModel | None:
         """The state's render model, None for a game without one (asked once)."""
         if not self._drawn:
@@ -133,5 +149,7 @@ class DeepTrace:
         trace.alternatives = array("d", (round(v, EVAL_DIGITS) + 0.0 for v in self.alternatives))
         trace.repeats, trace.board_repeats = self.repeats, self.board_repeats
         trace.distance = array("d", (round(v, EVAL_DIGITS) for v in self.distance))
+        trace.searched = array("d", (round(v, EVAL_DIGITS) + 0.0 for v in self.searched))
+        trace.searched_at = self.searched_at
         cells, contents = self._cells, len(self._contents)
         trace.state_space = round(state_space(cells, contents), EVAL_DIGITS) if cells else None

@@ -89,6 +89,18 @@ PLAIN = {
         "chosen move's shortfall",
         "how much worse, one move ahead, the move played is than the best one: the bots' slips",
     ),
+    "search_clarity": (
+        "clarity (MCTS's own values)",
+        "how much the decisions an MCTS bot searched differ in its mean reward",
+    ),
+    "search_uncertainty": (
+        "uncertain decisions (MCTS's own values)",
+        "share of searched decisions whose best two options the search values almost alike",
+    ),
+    "search_shortfall": (
+        "MCTS's choice below its best",
+        "how far below the best mean reward its most visited, played option was",
+    ),
     "repetition": (
         "situational repetition",
         "share of decisions in a position (side to move included) seen before in the game",
@@ -117,6 +129,7 @@ GROUPS = {
     "lasting_lead_changes": "lead",
     "clarity": "clarity",
     "narrowness": "clarity",
+    "search_clarity": "clarity",
     "repetition": "repetition",
     "board_repetition": "repetition",
 }

@@ -187,6 +187,14 @@ DEFINITIONS = (
         "chosen one's, 0 when the move played is the best one decision ahead",
     ),
     (
+        "MCTS's own values",
+        "where an MCTS bot decides, the same summaries from its own search: each root decision "
+        "it opened valued by its mean reward for the seat to move (-1 to 1), its choice the "
+        "most visited; per game, means over the decisions it searched with at least two "
+        "opened (alpha-beta's values are not kept: its pruned root moves have bounds, not "
+        "values)",
+    ),
+    (
         "repetition",
         "situational: the share of a game's decisions taken in a position seen before in that "
         "game (the game's repetition key: board, side to move and what its rules compare, "

@@ -192,6 +192,25 @@ METRICS = (
         lambda t: dm.chosen_shortfall(t.alternatives, t.choices),
     ),
     Metric(
+        "search_clarity",
+        "clarity from MCTS's own values: variance of its root means (deep)",
+        "mean",
+        lambda t: dm.search_clarity(t.searched),
+    ),
+    Metric(
+        "search_uncertainty",
+        "uncertain MCTS decisions: best two root means within 0.05 (deep)",
+        "mean",
+        lambda t: dm.search_uncertainty(t.searched),
+        True,
+    ),
+    Metric(
+        "search_shortfall",
+        "MCTS's choice below its best root mean (deep)",
+        "mean",
+        lambda t: dm.search_shortfall(t.searched),
+    ),
+    Metric(
         "repetition",
         "situational repetition: positions seen before (deep)",
         "mean",

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Final, Literal
 
 from boardlab.ai import make_bot
+from boardlab.ai.mcts import MctsBot
 from boardlab.analysis.compiled import Decisions
 from boardlab.analysis.deep_trace import DeepTrace
 from boardlab.analysis.metrics import covered_cells
@@ -96,8 +97,9 @@ class GameTrace:
     (four numbers about the legal decisions' evaluations, ``alternatives[4 * d + k]``),
     ``repeats`` and ``board_repeats`` (1 when the position, or the board alone, was seen
     before in the game) and ``distance`` (how far the decision moved a piece, in cell sizes,
-    -1 for none); and ``state_space``, the game's state-space estimate. They are empty (None)
-    otherwise, and left out of the JSON line.
+    -1 for none); ``searched`` (the same four numbers from an MCTS bot's own root values,
+    ``searched[4 * i + k]`` for decision ``searched_at[i]``); and ``state_space``, the game's
+    state-space estimate. They are empty (None) otherwise, and left out of the JSON line.
     """
 
     series: str
@@ -124,6 +126,8 @@ class GameTrace:
     repeats: array[int] = field(default_factory=lambda: array(BYTE))
     board_repeats: array[int] = field(default_factory=lambda: array(BYTE))
     distance: array[float] = field(default_factory=lambda: array(REAL))
+    searched: array[float] = field(default_factory=lambda: array(REAL))
+    searched_at: array[int] = field(default_factory=lambda: array(COUNT))
     state_space: float | None = None
 
     @property
@@ -190,11 +194,13 @@ class GameTrace:
 
 
 _FIELDS = frozenset(item.name for item in fields(GameTrace))
-DEEP: dict[str, Literal["B", "d"]] = {
+DEEP: dict[str, Literal["B", "I", "d"]] = {
     "alternatives": REAL,
     "repeats": BYTE,
     "board_repeats": BYTE,
     "distance": REAL,
+    "searched": REAL,
+    "searched_at": COUNT,
 }
 """The per-decision columns of a deep trace, with their array type codes."""
 _ARRAYS: dict[str, Literal["B", "I", "d"]] = {
@@ -298,7 +304,10 @@ def _play(task: GameTask) -> GameTrace:
             evals += state.heuristics()
         if planned is None:
             choices.append(len(state.legal_actions()))
-            action = bots[seat].choose(state.view_state(seat))
+            bot = bots[seat]
+            action = bot.choose(state.view_state(seat))
+            if deep is not None and isinstance(bot, MctsBot):
+                deep.search(decision, bot.root_children(), action)
         else:
             action = source.action(decision)
         moves.append(state.action_to_str(action))

@@ -99,3 +99,29 @@ def test_a_deep_run_reports_the_deep_metrics(tmp_path: Path) -> None:
     assert all(found[key] is not None for key in ("clarity", "repetition", "distance"))
     assert config.to_json()["deep"] is True
     assert "deep" not in LabConfig("murus-gallicus", 1, 4).to_json()  # older runs resume
+
+
+def test_an_mcts_bots_own_values_are_summed_up_per_searched_decision() -> None:
+    deep = DeepTrace(make("murus-gallicus"))
+    # Action 1 visited 4 times for a reward sum of 2 (mean 0.5), action 2 twice for -1 (mean
+    # -0.5), action 3 opened but not visited: left out. Mean 0, variance 0.25; 3/4 of the way
+    # to the best is 0.375, reached by one of two; the played action 2 is 1.0 below the best;
+    # the best two are 1.0 apart.
+    deep.search(7, [(1, 4, 2.0), (2, 2, -1.0), (3, 0, 0.0)], 2)
+    deep.search(8, [(5, 3, 0.3)], 5)  # one option visited: no choice to measure
+    assert list(deep.searched_at) == [7]
+    assert list(deep.searched) == pytest.approx([0.25, 0.5, 1.0, 1.0])
+    two = [0.25, 0.5, 1.0, 1.0, 0.05, 1.0, 0.0, 0.02]
+    assert dm.search_clarity(two) == pytest.approx(0.15)
+    assert dm.search_shortfall(two) == pytest.approx(0.5)
+    assert dm.search_uncertainty(two) == 0.5
+    assert dm.search_clarity([]) is None
+
+
+def test_a_deep_trace_of_mcts_bots_keeps_their_values() -> None:
+    players = ("mcts:iters=20", "mcts:iters=20")
+    trace = play_traced(GameTask("base", 0, "murus-gallicus", (), players, (0, 1), 5, deep=True))
+    assert 0 < len(trace.searched_at) <= trace.decisions
+    assert len(trace.searched) == 4 * len(trace.searched_at)
+    assert all(trace.choices[d] > 1 for d in trace.searched_at)
+    assert GameTrace.from_json(trace.to_json()).searched_at == trace.searched_at
