@@ -162,15 +162,15 @@ class SeekBoard:
             if seek.match_id is None:
                 client.held.add(seek.id)
             else:
-                self.tell_matched(seek, seek.match_id, seek.seat or 0)
+                # Taken while the page was away (its connection dropped just then): told now.
+                self.push(client, matched_message(seek, seek.match_id, seek.seat or 0))
 
     def tell_matched(self, seek: Seek, match_id: str, seat: int) -> None:
         """Tell the page keeping ``seek`` that it was accepted (if it is this process's)."""
-        for client in self.clients:
+        for client in list(self.clients):
             if seek.token_hash in client.digests:
                 client.held.discard(seek.id)
-                message = {"type": "matched", "seek": seek.id, "match": match_id, "seat": seat}
-                self.push(client, json.dumps(message))
+                self.push(client, matched_message(seek, match_id, seat))
 
     def release(self, client: SeekClient) -> None:
         """The page left: its seeks go with it (or, if the store cannot be reached now, once
@@ -210,6 +210,11 @@ class SeekBoard:
         self.clients.add(client)
         if self.ticker is None or self.ticker.done():
             self.ticker = asyncio.create_task(self.run())
+
+
+def matched_message(seek: Seek, match_id: str, seat: int) -> str:
+    """The message telling a page that its seek made ``match_id``, the page in ``seat``."""
+    return json.dumps({"type": "matched", "seek": seek.id, "match": match_id, "seat": seat})
 
 
 def seek_board(state: State) -> SeekBoard:

@@ -227,3 +227,15 @@ def test_a_malformed_lobby_message_closes_the_socket(lobby: Server) -> None:
     with connect(url, open_timeout=30) as socket:
         socket.send(json.dumps({"tokens": "not a list"}))
         assert json.loads(socket.recv(timeout=30))["status"] == 400
+
+
+def test_a_page_back_after_its_seek_was_taken_is_told_its_match(lobby: Server) -> None:
+    status, posted = Browser(lobby, "127.0.1.13").post("/api/seeks", SEEK)
+    assert status == 201, posted
+    # Accepted while no page keeps it (the poster's connection dropped just then).
+    status, match = Browser(lobby, "127.0.1.14").post(f"/api/seeks/{posted['id']}/accept", {})
+    assert status == 201, match
+    with lobby_socket(lobby, [posted["token"]]) as page:
+        told = json.loads(page.recv(timeout=30))
+    assert told["type"] == "matched" and told["match"] == match["id"]
+    assert {told["seat"], match["seats"][0]["seat"]} == {0, 1}

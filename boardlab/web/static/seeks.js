@@ -16,6 +16,7 @@ const own = new Map();  // seek id -> token, the seeks this page posted
 let games = [];
 let socket = null;
 let signedIn = false;
+let reconnecting = false;
 
 /** Start the section: the games a seek can be for, the form, and the live list. */
 async function start() {
@@ -47,17 +48,27 @@ function connect() {
   socket.addEventListener("open", () => socket.send(JSON.stringify({ tokens: [...own.values()] })));
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", () => {
-    if (own.size) {
-      // The server removed them with the connection: say so rather than show them as open.
-      own.clear();
-      status("Your seek was withdrawn: the connection to the server dropped. Post it again.");
-    }
+    reconnecting = true;
     setTimeout(connect, RECONNECT_MS);
   });
 }
 
+/** After a dropped connection: a seek of this page taken meanwhile is told ("matched"); one
+ * the server removed with the connection is no longer listed, and the page says so. */
+function forgetGone(seeks) {
+  const listed = new Set(seeks.map((seek) => seek.id));
+  const gone = [...own.keys()].filter((id) => !listed.has(id));
+  for (const id of gone) own.delete(id);
+  if (gone.length) status("Your seek was withdrawn: the connection to the server dropped. Post it again.");
+}
+
 function receive(message) {
-  if (message.type === "seeks") showSeeks(message.seeks);
+  if (message.type === "seeks") {
+    // The first list after a reconnection says which of this page's seeks are gone.
+    if (reconnecting) forgetGone(message.seeks);
+    reconnecting = false;
+    showSeeks(message.seeks);
+  }
   else if (message.type === "matched") {
     const token = own.get(message.seek);
     if (!token) return;
