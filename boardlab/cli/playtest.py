@@ -50,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser, formatter: type[argparse.Help
         default="people",
         metavar="WHO",
         help="'people' (playtesters play each other, paired from a waiting list; the default) "
-        "or a bot level each plays against: random, level:beginner … level:expert",
+        "or a bot level each plays against: random, level:easy … level:expert",
     )
     create.add_argument(
         "--clock",

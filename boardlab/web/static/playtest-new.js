@@ -148,4 +148,23 @@ async function start() {
   resetVariants();
 }
 
+/** A signed-in designer's playtests, each a link to its dashboard (a guest has none). */
+async function showMine() {
+  let mine;
+  try {
+    mine = await request("GET", "/api/playtests");
+  } catch {
+    return;
+  }
+  if (!mine.playtests.length) return;
+  const list = document.getElementById("mine-list");
+  for (const playtest of mine.playtests) {
+    const item = element("li");
+    item.append(element("a", { href: `/playtest/${encodeURIComponent(playtest.id)}/dashboard` }, playtest.title));
+    list.append(item);
+  }
+  document.getElementById("mine").hidden = false;
+}
+
 start();
+showMine();
