@@ -5,6 +5,10 @@ and stops it afterwards; ``shared_server`` is one server for the whole session (
 not care about other matches in its store). ``start_server`` starts one by hand, for tests that
 kill and restart it on the same database. ``browser`` is Debian's Chromium driven by Playwright.
 
+In the modules of :data:`BOTH_STORES`, every test that uses ``server`` or ``shared_server`` runs
+twice: on a SQLite file, and on PostgreSQL (the session's private cluster,
+``tests/web/postgres.py``: a new schema for each ``server``, one for the session's shared one).
+
 Every server a test starts has its log read after the test (``clean_server_logs``): a traceback,
 an error line or a bot failure fails the test unless the test declared it with
 ``Server.expect_log``.
@@ -280,10 +284,47 @@ def start_server(
     raise RuntimeError(f"boardlab serve did not answer in {STARTUP_SECONDS} s:\n{server.output()}")
 
 
+STORES = ("sqlite", "postgresql")
+BOTH_STORES = frozenset(
+    {
+        "test_api.py",
+        "test_api_turns.py",
+        "test_api_hidden.py",
+        "test_api_offers.py",
+        "test_api_mine.py",
+        "test_hostile_reveal.py",
+        "test_bad_input.py",
+        "test_takeback_refusals.py",
+        "test_last_move_and_record.py",
+        "test_cross_site.py",
+        "test_accounts.py",
+    }
+)
+"""The test modules (API, HTTP, websockets, hostile clients; no browser, none that reads the
+SQLite file itself) whose servers are run on both stores (docs/testing.md)."""
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run the tests of :data:`BOTH_STORES` that use a server on each store."""
+    if Path(metafunc.definition.path).name not in BOTH_STORES:
+        return
+    for name in ("server", "shared_server"):
+        if name in metafunc.fixturenames:
+            metafunc.parametrize(name, STORES, indirect=True)
+
+
+def store_of(request: pytest.FixtureRequest) -> str:
+    """The store a parametrised server fixture is asked for (SQLite unless parametrised)."""
+    return str(getattr(request, "param", "sqlite"))
+
+
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     """A fresh server with an empty store, stopped after the test."""
-    running = start_server(tmp_path / "boardlab.sqlite3")
+    url = None
+    if store_of(request) == "postgresql":
+        url = request.getfixturevalue("postgres_cluster").new_schema()
+    running = start_server(tmp_path / "boardlab.sqlite3", url=url)
     try:
         yield running
     finally:
@@ -291,13 +332,35 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 
 @pytest.fixture(scope="session")
-def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One server for the whole test session (its store fills up as tests run)."""
+def sqlite_shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server on a SQLite file for the whole test session (its store fills up)."""
     running = start_server(tmp_path_factory.mktemp("web") / "boardlab.sqlite3")
     try:
         yield running
     finally:
         running.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_shared_server(
+    tmp_path_factory: pytest.TempPathFactory, postgres_cluster: Any
+) -> Iterator[Server]:
+    """One server on PostgreSQL for the whole test session (its schema fills up)."""
+    folder = tmp_path_factory.mktemp("web-postgres")
+    running = start_server(folder / "boardlab.sqlite3", url=postgres_cluster.new_schema())
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture(scope="session")
+def shared_server(request: pytest.FixtureRequest) -> Server:
+    """The session's server on the store asked for (SQLite unless parametrised); session
+    scoped, as hypothesis wants the fixtures of its tests to be."""
+    name = "postgres_shared_server" if store_of(request) == "postgresql" else "sqlite_shared_server"
+    found: Server = request.getfixturevalue(name)
+    return found
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
