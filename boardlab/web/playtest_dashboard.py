@@ -13,10 +13,10 @@ import csv
 import io
 import json
 import zipfile
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -50,6 +50,10 @@ MAX_GAMES = 2000
 WORK = ThreadPoolExecutor(1, thread_name_prefix="boardlab-playtests")
 WAITING = 8
 _queued = [0]
+ENDED: OrderedDict[tuple[str, int], Game] = OrderedDict()
+"""Matches that are over, replayed once: by id and number of events, least recently read
+first (touched only on the playtests' one thread)."""
+ENDED_KEPT = 5000
 T = TypeVar("T")
 
 
@@ -106,42 +110,54 @@ async def off_loop(
         _queued[0] -= 1
 
 
-def read_games(stored: Stored) -> tuple[list[Game], list[MatchSession]]:
-    """Every match of the playtest as a :class:`Game`, with its replayed session."""
+def read_games(stored: Stored) -> list[Game]:
+    """Every match of the playtest as a :class:`Game`. A match that is over is replayed once
+    and then read from ``ENDED`` while it keeps its number of events (a rematch adds one)."""
     refused: dict[str, list[tuple[int, str, str]]] = defaultdict(list)
     for turn in stored.refused:
         refused[turn.match_id].append((turn.seat, turn.turn, turn.reason))
-    games, sessions = [], []
+    games = []
     for row, match in stored.matches:
-        session = MatchSession(match)
-        people = tuple(i for i, seat in enumerate(match.config.seats) if seat.kind != "bot")
-        outcome = session.outcome
-        if session.aborted:
-            status = "aborted"
-        elif session.over:
-            status = "finished"
-        elif row.match_id in stored.waiting:
-            status = "waiting"
-        elif abandoned(match.summary):
-            status = "abandoned"
+        key = (row.match_id, len(match.events))
+        game = ENDED.get(key)
+        if game is None:
+            game = _game(row.match_id, row.variant, match, row.match_id in stored.waiting)
+            if game.status in ("finished", "aborted"):
+                ENDED[key] = game
+                while len(ENDED) > ENDED_KEPT:
+                    ENDED.popitem(last=False)
         else:
-            status = "playing"
-        games.append(
-            Game(
-                row.match_id,
-                row.variant,
-                session.names,
-                people,
-                status,
-                () if outcome is None else tuple(r.value for r in outcome.results),
-                "" if outcome is None else outcome.termination.value,
-                session.ply,
-                _decisions(session, people),
-                refused.get(row.match_id, []),
-            )
-        )
-        sessions.append(session)
-    return games, sessions
+            ENDED.move_to_end(key)
+        games.append(replace(game, refused=refused.get(row.match_id, [])))
+    return games
+
+
+def _game(match_id: str, variant: int, match: StoredMatch, waiting: bool) -> Game:
+    """A stored match replayed, as a :class:`Game`."""
+    session = MatchSession(match)
+    people = tuple(i for i, seat in enumerate(match.config.seats) if seat.kind != "bot")
+    outcome = session.outcome
+    if session.aborted:
+        status = "aborted"
+    elif session.over:
+        status = "finished"
+    elif waiting:
+        status = "waiting"
+    elif abandoned(match.summary):
+        status = "abandoned"
+    else:
+        status = "playing"
+    return Game(
+        match_id,
+        variant,
+        session.names,
+        people,
+        status,
+        () if outcome is None else tuple(r.value for r in outcome.results),
+        "" if outcome is None else outcome.termination.value,
+        session.ply,
+        _decisions(session, people),
+    )
 
 
 def _decisions(session: MatchSession, people: tuple[int, ...]) -> list[Decision]:
@@ -174,7 +190,7 @@ def _scores(text: str) -> list[int | None]:
 
 def dashboard(stored: Stored, playtest: Playtest, settings: Settings) -> dict[str, Any]:
     """Everything the dashboard shows, as JSON data."""
-    games, _ = read_games(stored)
+    games = read_games(stored)
     variant_of = {g.match_id: g.variant for g in games}
     answers, bots = stored.answers, stored.bots
     variants, people, surveys, raw_scores, names = [], [], [], [], []
@@ -317,10 +333,12 @@ async def get_json(request: Request) -> Response:
 
 def records_zip(stored: Stored, playtest: Playtest, settings: Settings) -> bytes:
     """A zip of every finished game's record (one hiding nothing from onlookers)."""
-    _, sessions = read_games(stored)
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        for session in sessions:
+        for _, match in stored.matches:
+            if match.summary.status != "finished":
+                continue
+            session = MatchSession(match)
             if session.over and not session.hides(session.state, SPECTATOR):
                 archive.writestr(
                     f"{session.game.id}-{session.id}.txt", session.record_text(frozenset())
