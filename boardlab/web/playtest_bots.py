@@ -30,6 +30,8 @@ DEFAULT_BOT = "level:easy"
 """The bot of self-play when the playtesters play each other (a bot playtest uses its bot)."""
 RUNNING: set[str] = set()
 """The playtests whose self-play runs now (in this server process)."""
+FAILED: dict[str, str] = {}
+"""Why the last self-play of a playtest stopped, until it is run again (in this process)."""
 TASKS: set[asyncio.Task[None]] = set()
 _ONE_AT_A_TIME = asyncio.Semaphore(1)
 
@@ -75,6 +77,7 @@ def start(store: Store, playtest_id: str, settings: Settings, bot: str) -> None:
     if playtest_id in RUNNING:
         raise ApiError(409, "the bots are playing this playtest's variants already")
     RUNNING.add(playtest_id)
+    FAILED.pop(playtest_id, None)
     task = asyncio.get_running_loop().create_task(_run(store, playtest_id, settings, bot))
     TASKS.add(task)
     task.add_done_callback(TASKS.discard)
@@ -96,6 +99,7 @@ async def _run(store: Store, playtest_id: str, settings: Settings, bot: str) -> 
                     store.set_bot_result(playtest_id, number, json.dumps(summary), now())
     except Exception as error:
         LOG.warning("playtest %s: the bots' self-play stopped: %s", playtest_id, error)
+        FAILED[playtest_id] = f"the bots' self-play stopped ({type(error).__name__}); try again"
     finally:
         RUNNING.discard(playtest_id)
 

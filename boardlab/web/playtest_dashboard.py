@@ -231,6 +231,7 @@ def dashboard(stored: Stored, playtest: Playtest, settings: Settings) -> dict[st
         if len(variants) > 1
         else None,
         "bots_running": playtest.id in playtest_bots.RUNNING,
+        "bots_failed": playtest_bots.FAILED.get(playtest.id),
         "bot_games": playtest_bots.BOT_GAMES,
         "bot": playtest_bots.self_play_bot(settings),
         "bots": playtest_bots.self_play_bots(),

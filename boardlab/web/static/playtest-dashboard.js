@@ -169,7 +169,7 @@ function render(data) {
     for (const bot of data.bots) level.append(element("option", { value: bot }, bot));
     level.value = data.bot;
   }
-  byId("bots-state").textContent = data.bots_running ? "The bots are playing…" : "";
+  byId("bots-state").textContent = data.bots_running ? "The bots are playing…" : data.bots_failed ?? "";
   byId("run-bots").disabled = data.bots_running;
   if (data.comparison) {
     byId("comparison").hidden = false;
