@@ -34,6 +34,8 @@ from tests.web.browser_play import (
 from tests.web.conftest import Server
 
 PICTURES = os.environ.get("BOARDLAB_PLAYTEST_PICTURES")
+WAITED: dict[Page, bool] = {}
+"""Whether each playtester's page was told to wait for another playtester when it joined."""
 TEXTS = [
     "Loved the merge rule. <b>bold?</b>",
     'Token felt swingy, "=SUM(1)" & more',
@@ -84,6 +86,8 @@ def join(
         picture(page, f"{shown}-link")
     page.get_by_role("button", name="Play a game").click()
     expect(page.locator("#seated")).to_be_visible()
+    # Only a seat still waiting for others shows the waiting line (and leaves by itself).
+    WAITED[page] = page.locator("#waiting").is_visible()
     if shown:
         picture(page, f"{shown}-seated")
     return context, page
@@ -102,7 +106,7 @@ def seat_of(page: Page) -> tuple[str, int, str]:
 
 def to_game(page: Page) -> None:
     """Follow the page to the game (a waiting page goes by itself once paired)."""
-    if "/match/" not in page.url and page.locator("#waiting").is_hidden():
+    if not WAITED.get(page, False):
         page.get_by_role("link", name="Go to your game").click()
     page.wait_for_url("**/match/**", timeout=WAIT_MS)
     page.wait_for_selector("body[data-ply]")
