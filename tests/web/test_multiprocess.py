@@ -112,6 +112,30 @@ def test_a_decision_through_one_process_reaches_the_websockets_of_the_others(
         assert view_at(on_b, 2)["moves"][1]["turn"] == turns[0]
 
 
+def test_an_invite_claimed_through_one_process_moves_the_seat_in_the_others(
+    three: Three,
+) -> None:
+    a, b, c = three.servers
+    body = {"game": "murus-gallicus", "seats": [{"kind": "human"}, {"kind": "invite"}]}
+    match, (romans, link) = create(a, body)
+    assert romans and link
+    assert turn(a, match, romans, 0, 0, "d1-d3")[0] == 200
+    # B and C serve the match, a websocket on C naming the link's token: it holds the seat.
+    assert b.get(f"/api/matches/{match}", link)[1]["you"] == [1]
+    with follow(c, match, [link]) as on_c:
+        status, answer = a.post(f"/api/matches/{match}/claim", {"seat": 1, "token": link})
+        assert status == 200, answer
+        fresh = answer["token"]
+        # C's websocket hears of the claim: its link now only watches (no seat, no moves).
+        view = next_view(on_c)
+        assert view["you"] == [] and view["legal"] == [] and view["players"][1]["claimed"]
+    # B read the seats again: the link acts no more there, the claimer's new token does.
+    _, _, turns = legal(b, match, fresh)
+    status, answer = turn(b, match, link, 1, 1, turns[0])
+    assert status == 403, answer
+    assert turn(b, match, fresh, 1, 1, turns[0])[0] == 200
+
+
 def race(
     entrants: list[tuple[Server, str]], match: str, token: str, seat: int, ply: int
 ) -> list[int]:
