@@ -9,10 +9,13 @@ stopped and started mid-game gives 503s and every process recovers without a res
 
 from __future__ import annotations
 
+import json
+import re
 import signal
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +29,7 @@ from boardlab.web.sharing import LEASE_SECONDS, SWEEP_SECONDS
 from tests.web.conftest import Server, start_server
 from tests.web.postgres import Cluster
 from tests.web.test_api import MURUS_HOT_SEAT, create, turn
+from tests.web.test_api_hidden import frames_before, listen, preset
 from tests.web.test_postgres_serve import follow, next_view
 
 WAIT_SECONDS = 30.0
@@ -134,6 +138,29 @@ def test_an_invite_claimed_through_one_process_moves_the_seat_in_the_others(
     status, answer = turn(b, match, link, 1, 1, turns[0])
     assert status == 403, answer
     assert turn(b, match, fresh, 1, 1, turns[0])[0] == 200
+
+
+def test_a_hidden_deployment_stays_hidden_on_the_other_processes(three: Three) -> None:
+    a, b, c = three.servers
+    body = {"game": "cyvasse", "seats": [{"kind": "human"}, {"kind": "human"}]}
+    match, (south, north) = create(a, body)
+    assert south and north
+    with ExitStack() as stack:
+        # North's websocket on B, a spectator's on C; South deploys through A.
+        sockets = [listen(stack, b, match, [north]), listen(stack, c, match, [])]
+        own = preset(a, match, south, 0, 0, "classic")["moves"][0]["turn"]
+        assert own.count("@") == 19
+        seen = [b.get(f"/api/matches/{match}", north)[1], c.get(f"/api/matches/{match}")[1]]
+        assert all(view["moves"][0]["turn"] == "(hidden)" for view in seen)
+        preset(c, match, north, 1, 1, "vanguard")
+        frames = [frame for socket in sockets for frame in frames_before(socket, 2)]
+    blob = "\n".join(frames) + json.dumps(seen)
+    assert '"(hidden)"' in blob, "the websockets were told of South's deployment"
+    assert not [d for d in own.split("+") if re.search(rf"{re.escape(d)}(?!\d)", blob)]
+    # Once both have deployed, every process shows South's lineup to everyone.
+    assert all(
+        server.get(f"/api/matches/{match}")[1]["moves"][0]["turn"] == own for server in (a, b, c)
+    )
 
 
 def race(
