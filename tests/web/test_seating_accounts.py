@@ -9,6 +9,7 @@ that the link was used.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from typing import Any
 
@@ -28,6 +29,15 @@ def here(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalServer]:
         yield server
 
 
+ADDRESSES = (f"127.0.38.{n}" for n in itertools.count(1))
+"""Each browser from an address of its own: sign-ins are limited per address."""
+
+
+def new_browser(here: LocalServer) -> Browser:
+    """A new browser, empty, from an address no other browser of this file used."""
+    return Browser(here, next(ADDRESSES))
+
+
 def created(browser: Browser, seats: list[dict[str, str]]) -> tuple[str, list[str]]:
     """A new Murus Gallicus match made by ``browser``: its id and each seat's token."""
     status, answer = browser.post("/api/matches", {"game": "murus-gallicus", "seats": seats})
@@ -44,14 +54,14 @@ def mine(browser: Browser, matches: dict[str, list[str]] | None = None) -> dict[
 
 def signed_in_again(here: LocalServer, name: str) -> Browser:
     """A second browser, empty, signed in to the account ``name``."""
-    browser = Browser(here)
+    again = new_browser(here)
     body = {"name": name, "password": "correct horse"}
-    assert browser.post("/api/account/signin", body)[0] == 200
-    return browser
+    assert again.post("/api/account/signin", body)[0] == 200
+    return again
 
 
 def test_your_games_need_the_matches_field_but_signing_up_does_not(here: LocalServer) -> None:
-    guest = Browser(here)
+    guest = new_browser(here)
     assert guest.post("/api/mine", {}) == (400, {"error": MALFORMED})
     assert guest.post("/api/mine", {"matches": []}) == (400, {"error": MALFORMED})
     name = sign_up(guest)
@@ -61,7 +71,7 @@ def test_your_games_need_the_matches_field_but_signing_up_does_not(here: LocalSe
 def test_a_signed_in_players_games_reach_a_browser_that_holds_no_token(
     here: LocalServer,
 ) -> None:
-    home = Browser(here)
+    home = new_browser(here)
     name = sign_up(home)
     match, (first, _) = created(home, HOT_SEAT)
     elsewhere = signed_in_again(here, name)
@@ -70,18 +80,18 @@ def test_a_signed_in_players_games_reach_a_browser_that_holds_no_token(
     # A token of one seat and the account's seats together: both seats, not only the token's.
     assert mine(elsewhere, {match: [first]})[match]["you"] == [0, 1]
     # A guest with no token sees none of it.
-    assert match not in mine(Browser(here))
+    assert match not in mine(new_browser(here))
 
 
 def test_a_signed_in_claim_moves_the_seat_to_the_claimers_account(here: LocalServer) -> None:
-    creator = Browser(here)
+    creator = new_browser(here)
     match, (own, link) = created(creator, INVITED)
     # The creator signs up carrying both tokens: the account holds both seats, the link's too.
     alice = new_name()
     body = {"name": alice, "password": "correct horse", "matches": {match: [own, link]}}
     assert creator.post("/api/account/signup", body)[0] == 201
     assert mine(signed_in_again(here, alice))[match]["you"] == [0, 1]
-    friend = Browser(here)
+    friend = new_browser(here)
     bob = sign_up(friend)
     status, answer = friend.post(f"/api/matches/{match}/claim", {"seat": 1, "token": link})
     assert status == 200 and answer["seat"] == 1
@@ -95,18 +105,20 @@ def test_a_signed_in_claim_moves_the_seat_to_the_claimers_account(here: LocalSer
 
 
 def test_a_guest_claim_records_no_account(here: LocalServer) -> None:
-    creator = Browser(here)
+    creator = new_browser(here)
     name = sign_up(creator)
     match, (_, link) = created(creator, INVITED)
-    status, answer = Browser(here).post(f"/api/matches/{match}/claim", {"seat": 1, "token": link})
+    status, answer = new_browser(here).post(
+        f"/api/matches/{match}/claim", {"seat": 1, "token": link}
+    )
     assert status == 200
     # The creator's account still holds only the seat it made for itself.
     assert mine(signed_in_again(here, name))[match]["you"] == [0]
-    assert Browser(here).get(f"/api/matches/{match}", answer["token"])[1]["you"] == [1]
+    assert new_browser(here).get(f"/api/matches/{match}", answer["token"])[1]["you"] == [1]
 
 
 def test_your_games_join_the_seats_of_tokens_and_of_the_account(here: LocalServer) -> None:
-    creator = Browser(here)
+    creator = new_browser(here)
     sign_up(creator)
     match, (_, link) = created(creator, INVITED)
     # The account holds the seat it made for itself, the link's token holds the invited one.
