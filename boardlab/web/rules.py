@@ -10,6 +10,7 @@ text.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import cache
 from html import escape
 from pathlib import Path
@@ -20,8 +21,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from boardlab.ai.players import make_bot
+from boardlab.core.errors import OptionError
 from boardlab.core.game import Game
-from boardlab.core.registry import game_ids, make
+from boardlab.core.registry import game_class, game_ids, make
 from boardlab.core.render_model import Piece, RenderModel
 from boardlab.render.geometry import num
 from boardlab.render.palette import seat_colour
@@ -40,6 +42,9 @@ FACES = {"light": "Mobile mode (pale)", "dark": "Attack mode (solid)"}
 """Words for the faces a piece shows (Colosseum Offcuts' two modes)."""
 LEGEND_PLIES = 300
 """Plies of a seeded random game searched for piece kinds the start position lacks."""
+
+VARIANT_MARK = "<!-- variant -->"
+"""Where a rules page asked for with options lists them (:func:`variant_html`)."""
 
 _MARKDOWN = MarkdownIt("commonmark", {"html": False}).enable("table")
 
@@ -153,6 +158,7 @@ def rules_html(game_id: str) -> str:
   </header>
   <main class="rules">
     <p class="lead">{escape(game.summary)}</p>
+    {VARIANT_MARK}
     <nav class="rules-nav" aria-label="On this page">
       <a href="#playing">Playing here</a> · <a href="#legend">Legend</a> ·
       <a href="#rules">Rules</a> · <a href="#readings">Readings and options</a> ·
@@ -184,13 +190,43 @@ def rules_html(game_id: str) -> str:
 """
 
 
+def variant_html(game: Game, given: Iterable[str]) -> str:
+    """The box naming the ``given`` options of ``game`` that differ from the rules as they
+    stand, each with its meaning (empty when none does)."""
+    texts = dict(game.option_items())
+    rows = "".join(
+        f"<li><code>{escape(spec.key)} = {escape(texts[spec.key])}</code>: {escape(spec.help)}</li>"
+        for spec in game.OPTIONS
+        if spec.key in given and game.options[spec.key] != spec.default
+    )
+    if not rows:
+        return ""
+    return (
+        '<section id="variant" class="variant-rules" aria-labelledby="variant-title">'
+        '<h2 id="variant-title">This game\'s variant</h2>'
+        "<p>These options change the rules below for the game you were sent here from:</p>"
+        f"<ul>{rows}</ul></section>"
+    )
+
+
 async def rules_page(request: Request) -> Response:
-    """``GET /rules/<game>``: the rules page of a game."""
+    """``GET /rules/<game>``: the rules page of a game; options in the query string (a
+    playtest's variant) are listed at the top, with what each changes (400 if one is not an
+    option of the game or its value is not allowed)."""
     game_id = request.path_params["game"]
     if game_id not in game_ids():
         raise HTTPException(404, f"there is no game named {game_id!r}")
+    query = request.query_params
+    given = query.multi_items()
+    if len(given) > len(game_class(game_id).OPTIONS) or len(given) != len(set(query)):
+        raise HTTPException(400, "each option may be given once")
     try:
-        return HTMLResponse(rules_html(game_id))
+        variant = variant_html(make(game_id, **dict(query)), set(query))
+    except OptionError as error:
+        raise HTTPException(400, str(error)) from None
+    try:
+        page = rules_html(game_id)
     except FileNotFoundError:
         # An installed package has no docs/: the pages exist only in a source checkout.
         raise HTTPException(404, "the rules pages need the docs of a source checkout") from None
+    return HTMLResponse(page.replace(VARIANT_MARK, variant, 1))

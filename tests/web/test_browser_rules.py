@@ -121,10 +121,46 @@ def test_without_the_docs_the_rules_page_says_so(
 ) -> None:
     monkeypatch.setattr(rules, "DOCS", tmp_path)
     rules.rules_html.cache_clear()
-    request = Request({"type": "http", "path_params": {"game": "carnyx"}})
+    request = Request({"type": "http", "path_params": {"game": "carnyx"}, "query_string": b""})
     # Its own thread and event loop: Playwright's loop runs in this one.
     with ThreadPoolExecutor(1) as thread, pytest.raises(HTTPException) as refused:
         thread.submit(asyncio.run, rules.rules_page(request)).result()
     assert refused.value.status_code == 404
     assert refused.value.detail == "the rules pages need the docs of a source checkout"
     rules.rules_html.cache_clear()
+
+
+def test_a_variants_rules_page_lists_its_options_and_what_each_changes(
+    browser: Browser, shared_server: Server
+) -> None:
+    page = browser.new_page()
+    try:
+        page.goto(f"{shared_server.url}rules/carnyx?conversion=token&max_plies=300")
+        box = page.locator("#variant")
+        expect(box).to_be_visible()
+        # Only what differs from the rules as they stand, with its meaning from the options.
+        items = box.locator("li")
+        expect(items).to_have_count(1)
+        help_text = next(s.help for s in boardlab.make("carnyx").OPTIONS if s.key == "conversion")
+        expect(items.first).to_have_text(f"conversion = token: {help_text}")
+        page.goto(f"{shared_server.url}rules/carnyx")
+        expect(page.locator("#rules-title")).to_be_visible()
+        expect(page.locator("#variant")).to_have_count(0)
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize(
+    ("query", "error"),
+    [
+        ("colour=blue", "unknown option"),
+        ("conversion=%3Cscript%3E", "option conversion: bad value"),
+        ("max_plies=1&max_plies=2", "each option may be given once"),
+    ],
+)
+def test_a_rules_page_with_an_option_the_game_lacks_is_refused(
+    shared_server: Server, query: str, error: str
+) -> None:
+    status, answer = shared_server.get(f"/rules/carnyx?{query}")
+    assert status == 400
+    assert error in answer["error"]  # JSON, never a page: a value in it is not markup

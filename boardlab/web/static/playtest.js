@@ -48,6 +48,9 @@ function showSeat(answer) {
       item.textContent = key ? `${key} = ${value}` : value;
       list.append(item);
     }
+    // The rules page lists the variant's options at its top, each with what it changes.
+    const query = new URLSearchParams(answer.options ?? {}).toString();
+    byId("variant-rules-link").href = `${byId("rules-link").getAttribute("href")}${query ? `?${query}` : ""}`;
   }
   byId("waiting").hidden = !answer.waiting;
   byId("seated-title").textContent = answer.waiting ? "Your seat is kept" : "Your game is ready";
