@@ -297,19 +297,22 @@ MIGRATIONS = (
 LATEST = MIGRATIONS[-1].version
 
 
-def migrate(run: Run, backend: Backend, when: str) -> tuple[Migration, ...]:
-    """Apply the steps the store lacks, in order, in the caller's transaction, recording each
-    as applied at ``when``; returns them (none when the store is up to date). Raises
-    SchemaTooNew for a store migrated beyond :data:`LATEST`."""
+def migrate(
+    run: Run, backend: Backend, when: str, known: Sequence[Migration] = MIGRATIONS
+) -> tuple[Migration, ...]:
+    """Apply the steps of ``known`` the store lacks, in order, in the caller's transaction,
+    recording each as applied at ``when``; returns them (none when the store is up to date).
+    A step is applied if it is not recorded, even below one that is (steps that landed out of
+    their numbers' order). Raises SchemaTooNew for a store migrated beyond :data:`LATEST`."""
     run(VERSION_TABLE, ())
-    ((latest,),) = run("SELECT max(version) FROM schema_migrations", ())
-    current = int(latest or 0)
+    applied = {int(version) for (version,) in run("SELECT version FROM schema_migrations", ())}
+    current = max(applied, default=0)
     if current > LATEST:
         raise SchemaTooNew(
             f"its schema is version {current}, newer than this Boardlab knows ({LATEST}); "
             "upgrade Boardlab to use it"
         )
-    steps = tuple(step for step in MIGRATIONS if step.version > current)
+    steps = tuple(step for step in known if step.version not in applied)
     for step in steps:
         for statement in step.statements(backend):
             run(statement, ())

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,7 +18,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from boardlab.web.migrations import LATEST, MIGRATIONS, SchemaTooNew
+from boardlab.web.migrations import LATEST, MIGRATIONS, SchemaTooNew, migrate
 from boardlab.web.sql_store import config_text
 from boardlab.web.store import (
     Account,
@@ -404,6 +404,25 @@ def test_the_migration_table_records_every_step_once(backend: Backend) -> None:
     # Steps are numbered in order; numbers reserved for work not yet landed may be missing.
     versions = [step.version for step in MIGRATIONS]
     assert versions == sorted(set(versions)) and versions[-1] == LATEST
+
+
+def test_a_step_that_landed_after_a_higher_one_is_still_applied(tmp_path: Path) -> None:
+    """A store migrated while steps 4 and 5 were not yet written (6 was) gets them later."""
+    path = tmp_path / "gap.sqlite3"
+    with sqlite3.connect(path) as connection:
+
+        def run(statement: str, values: Sequence[Any]) -> list[Any]:
+            return connection.execute(statement, values).fetchall()
+
+        early = [step for step in MIGRATIONS if step.version not in (4, 5)]
+        assert [step.version for step in migrate(run, "sqlite", "t0", early)] == [
+            step.version for step in early
+        ]
+        later = migrate(run, "sqlite", "t1")
+        assert [step.version for step in later] == [4, 5]
+        assert migrate(run, "sqlite", "t2") == ()
+    connection.close()
+    assert columns(Backend("sqlite", path)) == columns(Backend("sqlite", _fresh(tmp_path)))
 
 
 def test_a_store_of_a_newer_boardlab_is_refused(backend: Backend) -> None:
