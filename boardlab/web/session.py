@@ -441,6 +441,7 @@ class MatchSession:
             "game": self.game.id,
             "name": self.game.name,
             "options": self.config.options,
+            "rated": self.config.rated,
             "status": "finished" if self.over else "active",
             "ply": self.ply,
             "to_move": self.to_move,

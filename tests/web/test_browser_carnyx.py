@@ -42,6 +42,7 @@ def test_two_browsers_play_through_an_invite_link(browser: Browser, shared_serve
     assert "#" not in light.url, "the page keeps the token out of the address bar"
     expect(light.locator("#role")).to_contain_text("Light")
     expect(watcher.locator("#role")).to_have_text("spectator")
+    expect(light.locator("#rated")).to_be_hidden()  # casual, the default, goes unsaid
 
     pages = {0: dark, 1: light}
     for turn in range(MAX_PLIES + 2):

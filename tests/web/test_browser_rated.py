@@ -71,6 +71,9 @@ def test_a_rated_game_moves_ratings_shown_on_the_profile_and_found_in_the_archiv
     theirs = open_link(bob, shared_server, links["1"])
     expect(theirs.locator("#account-link")).to_have_text(bob_name)
     wait_for(page, "() => document.body.dataset.ply === '0'")
+    # Both game pages say the game is rated.
+    expect(page.locator("#rated")).to_have_text("rated")
+    expect(theirs.locator("#rated")).to_have_text("rated")
 
     # A move each, clicked on the board, then Ada resigns (asked twice, as the page does).
     state = engine_state(shared_server, match)

@@ -201,6 +201,8 @@ class GamePage {
     const you = v.you ?? [];
     $("role").textContent = you.length === 0 ? "spectator"
       : you.length === 1 ? `you play ${v.players[you[0]]?.name ?? ""}` : "hot-seat";
+    // Casual is the default and goes unsaid; a rated game says so, as its end moves ratings.
+    $("rated").textContent = v.rated ? "rated" : "";
     // Inside a compound turn the words describe the position the board shows: the preview's.
     const now = this.preview ?? v;
     // A finished game says so everywhere, also after a resignation (its position is not over).
