@@ -249,12 +249,17 @@ async def seeks_socket(socket: WebSocket) -> None:
     sender = asyncio.create_task(_send(client))
     reader = asyncio.create_task(_read(board, client))
     try:
-        await asyncio.wait((sender, reader), return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for task in (sender, reader):
-            task.cancel()
-        await asyncio.gather(sender, reader, return_exceptions=True)
-        board.release(client)
+        try:
+            await asyncio.wait((sender, reader), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (sender, reader):
+                task.cancel()
+            board.release(client)
+            await asyncio.gather(sender, reader, return_exceptions=True)
+    except asyncio.CancelledError:
+        # The server is stopping and cancels what outlived its grace period: the page
+        # reconnects to the next one, and there is nothing to report.
+        return
     with contextlib.suppress(Exception):
         await asyncio.wait_for(socket.close(), SEND_SECONDS)
 
