@@ -141,9 +141,11 @@ def test_a_playtest_with_people_and_a_bot_from_link_to_dashboard(
     # The first match is played out (a placement each: the cap ends it in a draw); in the
     # second, the side to move resigns.
     first = {seat: page for (_, page), (_, seat, _) in zip(people[:2], seats[:2], strict=True)}
-    state = engine_state(server, seats[0][0])
-    for _ in range(2):
+    for ply in range(2):
+        # The mover's page must show the turn before it is played there (it is told live).
+        state = engine_state(server, seats[0][0])
         mover = first[state.current_player]
+        wait_for(mover, f"() => document.body.dataset.ply === '{ply}'")
         play_turn(mover, state, bot_turn(state, "random", 1))
     second = {seat: page for (_, page), (_, seat, _) in zip(people[2:], seats[2:], strict=True)}
     resign(second[0])
