@@ -24,6 +24,12 @@ so that every decision's latency is that of a turn committed by one process reac
 held by another (LISTEN/NOTIFY and the catch-up read). The server CPU is then that of all the
 server processes, and each line also gives the CPU of the machine's PostgreSQL processes per
 decision, and the servers' resident memory at the end of the phase.
+
+``--spectators K`` adds K spectator websockets to every match (through the servers in turn): a
+decision is then timed to the last of its followers' frames (the other seat's and the
+spectators'). A first line, before the phases, gives the servers' memory per live match and
+per websocket: ``--games`` matches are created, then their seats' and spectators' websockets
+opened, the servers' resident memory read before and after each step.
 """
 
 from __future__ import annotations
@@ -60,6 +66,8 @@ class Tally:
 
     decisions: int = 0
     latencies: list[float] = field(default_factory=list)
+    """For each decision seen by all its followers: the seconds from its POST to the last of
+    their frames."""
     errors: dict[str, int] = field(default_factory=dict)
 
     def error(self, kind: str) -> None:
@@ -123,6 +131,40 @@ class Connection:
         self.reader = self.writer = None
 
 
+@dataclass
+class Decision:
+    """A decision posted and not yet seen by all its followers."""
+
+    sent: float
+    """When its POST was sent (``time.perf_counter``)."""
+    mover: int
+    """The seat that made it (its own websocket's frame is not a follower's)."""
+    waiting: int
+    """How many followers (the other seat, the spectators) have not had its frame yet."""
+
+
+@dataclass
+class Follower:
+    """One websocket of a match: a seat's or a spectator's (``seat`` -1)."""
+
+    seat: int
+    seen: int = 0
+    """The last ply whose view this websocket received."""
+
+    def saw(self, ply: int, pending: dict[int, Decision], tally: Tally) -> None:
+        """The view at ``ply`` arrived: it holds every decision up to ``ply``; a decision
+        whose last follower this was is timed."""
+        now = time.perf_counter()
+        for done in range(self.seen + 1, ply + 1):
+            decision = pending.get(done)
+            if decision is None or decision.mover == self.seat:
+                continue
+            decision.waiting -= 1
+            if decision.waiting == 0:
+                tally.latencies.append(now - pending.pop(done).sent)
+        self.seen = max(self.seen, ply)
+
+
 def light_view(message: str) -> dict[str, Any]:
     """A websocket message decoded without the picture of its view, which the load script
     never reads: decoding the SVG (some 50 kB of escaped text) was most of the decoding."""
@@ -134,37 +176,58 @@ def light_view(message: str) -> dict[str, Any]:
     return decoded
 
 
+async def next_view(socket_: ClientConnection, stop: float) -> dict[str, Any] | None:
+    """The next view this websocket receives, or None once ``stop`` has passed."""
+    while True:
+        try:
+            message = light_view(
+                str(await asyncio.wait_for(socket_.recv(), stop - time.perf_counter()))
+            )
+        except TimeoutError:
+            return None
+        if message.get("type") == "view":
+            view: dict[str, Any] = message["view"]
+            return view
+
+
+async def follow(
+    socket_: ClientConnection,
+    pending: dict[int, Decision],
+    tally: Tally,
+    stop: float,
+) -> None:
+    """A spectator's client: receive the views until the match ends, timing the decisions."""
+    follower = Follower(-1)
+    while (view := await next_view(socket_, stop)) is not None:
+        follower.saw(view["ply"], pending, tally)
+        if view["status"] != "active":
+            return
+
+
 async def play_seat(
     http: Connection,
     socket_: ClientConnection,
     match: str,
     seat: int,
     token: str,
-    sent: dict[int, float],
+    pending: dict[int, Decision],
     tally: Tally,
     stop: float,
     think: float,
+    followers: int,
 ) -> None:
-    """One seat's client: play whenever the view says so; time the other seat's decisions."""
-    while time.perf_counter() < stop:
-        try:
-            message = light_view(
-                str(await asyncio.wait_for(socket_.recv(), stop - time.perf_counter()))
-            )
-        except TimeoutError:
-            return
-        if message.get("type") != "view":
-            continue
-        view = message["view"]
+    """One seat's client: play whenever the view says so; time the other seat's decisions
+    (a decision is timed when the last of its ``followers`` has its frame)."""
+    follower = Follower(seat)
+    while (view := await next_view(socket_, stop)) is not None:
         ply = view["ply"]
-        if ply in sent and view["moves"] and view["moves"][-1]["seat"] != seat:
-            tally.latencies.append(time.perf_counter() - sent.pop(ply))
+        follower.saw(ply, pending, tally)
         if view["status"] != "active":
             return
         if view["to_move"] == seat and view["legal"]:
             if think:
                 await asyncio.sleep(think * random.uniform(0.5, 1.5))
-            sent[ply + 1] = time.perf_counter()
+            pending[ply + 1] = Decision(time.perf_counter(), seat, followers)
             body = {"seat": seat, "ply": ply, "turn": random.choice(view["legal"])["text"]}
             try:
                 status, answer = await http.post(f"/api/matches/{match}/turn", body, token)
@@ -177,9 +240,12 @@ async def play_seat(
                 tally.error(f"{status}: {json.loads(answer).get('error')}")
 
 
-async def play_matches(ports: list[int], stop: float, tally: Tally, think: float) -> None:
+async def play_matches(
+    ports: list[int], stop: float, tally: Tally, think: float, spectators: int
+) -> None:
     """Create matches one after another and play each to its end, until ``stop``; seat ``i``
-    plays through ``ports[i]`` (its HTTP connection and its websocket).
+    plays through ``ports[i]`` (its HTTP connection and its websocket), and ``spectators``
+    websockets follow it, through the ports in turn.
 
     Each seat has its own connection: a seat may post its turn before the answer to the other
     seat's has been read.
@@ -190,15 +256,23 @@ async def play_matches(ports: list[int], stop: float, tally: Tally, think: float
         try:
             answer = json.loads((await http[0].post("/api/matches", MATCH))[1])
             match, tokens = answer["id"], [seat["token"] for seat in answer["seats"]]
-            sent: dict[int, float] = {}
+            pending: dict[int, Decision] = {}
             for port, token in zip(ports, tokens, strict=True):
                 sockets.append(await connect(f"ws://{HOST}:{port}/ws/matches/{match}"))
                 await sockets[-1].send(json.dumps({"tokens": [token]}))
+            for n in range(spectators):
+                port = ports[n % len(ports)]
+                sockets.append(await connect(f"ws://{HOST}:{port}/ws/matches/{match}"))
+                await sockets[-1].send(json.dumps({"tokens": []}))
+            followers = len(sockets) - 1
             await asyncio.gather(
                 *(
-                    play_seat(http[seat], sock, match, seat, token, sent, tally, stop, think)
-                    for seat, (sock, token) in enumerate(zip(sockets, tokens, strict=True))
-                )
+                    play_seat(
+                        http[seat], sock, match, seat, token, pending, tally, stop, think, followers
+                    )
+                    for seat, (sock, token) in enumerate(zip(sockets, tokens, strict=False))
+                ),
+                *(follow(sock, pending, tally, stop) for sock in sockets[len(tokens) :]),
             )
         except (OSError, TimeoutError, asyncio.IncompleteReadError) as error:
             # A server too busy to open a websocket in time (10 s) or to answer: counted, and
@@ -211,7 +285,9 @@ async def play_matches(ports: list[int], stop: float, tally: Tally, think: float
                 connection.close()
 
 
-async def phase(ports: list[int], games: int, seconds: float, think: float) -> tuple[Tally, float]:
+async def phase(
+    ports: list[int], games: int, seconds: float, think: float, spectators: int
+) -> tuple[Tally, float]:
     """Play ``games`` matches at once for ``seconds``, match ``n``'s seats on the servers
     ``n`` and ``n + 1`` of ``ports`` (in turn); returns the tally and elapsed time."""
     tally = Tally()
@@ -219,8 +295,44 @@ async def phase(ports: list[int], games: int, seconds: float, think: float) -> t
     stop = start + seconds
     count = len(ports)
     pairs = [[ports[n % count], ports[(n + 1) % count]] for n in range(games)]
-    await asyncio.gather(*(play_matches(pair, stop, tally, think) for pair in pairs))
+    await asyncio.gather(*(play_matches(pair, stop, tally, think, spectators) for pair in pairs))
     return tally, time.perf_counter() - start
+
+
+async def open_matches(
+    ports: list[int], games: int, spectators: int, pids: list[int]
+) -> dict[str, Any]:
+    """The servers' memory per live match and per websocket: ``games`` matches are created
+    (their resident memory measured before and after), then each gets its seats' and
+    ``spectators`` websockets, each waiting for its first view (measured again)."""
+    http = [Connection(port) for port in ports]
+    sockets: list[ClientConnection] = []
+    try:
+        before = resident_mb(pids)
+        matches = []
+        for n in range(games):
+            answer = json.loads((await http[n % len(http)].post("/api/matches", MATCH))[1])
+            matches.append((answer["id"], [seat["token"] for seat in answer["seats"]]))
+        created = resident_mb(pids)
+        for n, (match, tokens) in enumerate(matches):
+            for k, tokens_sent in enumerate([[token] for token in tokens] + [[]] * spectators):
+                port = ports[(n + k) % len(ports)]
+                sockets.append(await connect(f"ws://{HOST}:{port}/ws/matches/{match}"))
+                await sockets[-1].send(json.dumps({"tokens": tokens_sent}))
+        stop = time.perf_counter() + 60
+        views = await asyncio.gather(*(next_view(sock, stop) for sock in sockets))
+        connected = resident_mb(pids)
+        return {
+            "phase": f"{games} idle matches, {len(sockets)} websockets",
+            "websockets_with_a_view": sum(view is not None for view in views),
+            "server_mb_per_match": round((created - before) / games, 3),
+            "server_kb_per_websocket": round(1000 * (connected - created) / len(sockets), 1),
+        }
+    finally:
+        for sock in sockets:
+            await sock.close()
+        for connection in http:
+            connection.close()
 
 
 def cpu_seconds(pid: int) -> float:
@@ -326,6 +438,13 @@ def main() -> None:
         "--think", type=float, default=2.0, help="mean seconds a player thinks (phase 3)"
     )
     parser.add_argument(
+        "--spectators",
+        type=int,
+        default=0,
+        help="websockets following each match besides its two seats' (a decision is timed "
+        "to the last of its followers' frames)",
+    )
+    parser.add_argument(
         "--db",
         metavar="URL",
         help="a postgresql:// URL of an empty database to play on (default: a temporary SQLite "
@@ -341,6 +460,8 @@ def main() -> None:
     args = parser.parse_args()
     if not 1 <= args.games <= 500 or not 0 < args.seconds <= 300 or not 0 < args.think <= 60:
         parser.error("--games must be 1..500, --seconds 0..300 and --think 0..60")
+    if not 0 <= args.spectators <= 8:
+        parser.error("--spectators must be 0..8")
     if not 1 <= args.processes <= 8 or (args.processes > 1 and args.db is None):
         parser.error("--processes must be 1..8, and more than 1 needs a PostgreSQL --db")
     with tempfile.TemporaryDirectory() as folder:
@@ -349,6 +470,8 @@ def main() -> None:
         ]
         pids, ports = [process.pid for process, _ in servers], [port for _, port in servers]
         try:
+            line = asyncio.run(open_matches(ports, args.games, args.spectators, pids))
+            print(json.dumps(line | {"processes": args.processes}), flush=True)
             phases = [
                 ("one match, no thinking", 1, 0.0),
                 (f"{args.games} matches, no thinking", args.games, 0.0),
@@ -358,12 +481,15 @@ def main() -> None:
                 database = database_pids() if args.db else []
                 before, client_before = total_cpu(pids), time.process_time()
                 database_before = total_cpu(database)
-                tally, elapsed = asyncio.run(phase(ports, games, args.seconds, think))
+                tally, elapsed = asyncio.run(
+                    phase(ports, games, args.seconds, think, args.spectators)
+                )
                 cpu = total_cpu(pids) - before
                 client_cpu = time.process_time() - client_before
                 database_cpu = total_cpu(database) - database_before if args.db else None
                 line = report(name, tally, elapsed, cpu, client_cpu, database_cpu)
                 line["processes"] = args.processes
+                line["websockets"] = games * (2 + args.spectators)
                 line["server_rss_mb"] = resident_mb(pids)
                 print(json.dumps(line), flush=True)
         finally:
