@@ -2,14 +2,20 @@
 
 Every game at its default options (Colosseum Offcuts at 2 and 5 seats), measured in rounds
 that interleave the engines (reference, compiled, and for Murus Gallicus the C program
-``murus_gallicus_playouts.c``, compiled here with ``gcc -O2``: the physical-limit anchor). A
-figure is the median over the rounds; rates are per CPU second of the measuring process, so
-they hold on a busy machine. Perft runs both engines at the same depth: the deepest the
-reference counts within ``--seconds``. Games without a kernel show "—". Then, with
-``--startup``, the start-up cost: wall and CPU seconds of ``boardlab perft GAME 1`` with the
-reference, with the compiled engine from cold caches (first use: compiling) and from warm ones.
+``murus_gallicus_playouts.c``, compiled here twice, with ``gcc -O2`` and with ``gcc -O2
+-march=native``: the physical-limit anchor). A figure is the median over the rounds; rates are
+per CPU second of the measuring process, so they hold on a busy machine. Perft runs both
+engines at the same depth: the deepest the reference counts within ``--seconds``. Games
+without a kernel show "—". Then, with ``--startup``, the start-up cost: wall and CPU seconds of
+``boardlab perft GAME 1`` with the reference, with the compiled engine from cold caches (first
+use: compiling) and from warm ones.
+
+With ``--anchor``, only the Murus Gallicus kernel against the two C builds: single-threaded
+random playouts from the start at default options, in rounds that alternate the three (the
+order rotating each round), every round printed with its ratios, then the medians.
 
     python benchmarks/engine.py --seconds 1 --rounds 3 --startup
+    python benchmarks/engine.py --anchor --seconds 2 --rounds 7
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import boardlab
@@ -33,6 +40,8 @@ from boardlab.core.perft import perft
 from boardlab.core.registry import game_ids
 
 C_SOURCE = Path(__file__).with_name("murus_gallicus_playouts.c")
+C_BUILDS = {"gcc -O2": ["-O2"], "gcc -O2 -march=native": ["-O2", "-march=native"]}
+"""The C anchor's builds: the plain one, and one for this CPU (as Numba compiles for it)."""
 Rates = dict[str, list[float]]
 
 
@@ -74,11 +83,14 @@ def perft_rate(game: Game, kernel: Kernel | None, depth: int, seconds: float) ->
     return timed(lambda: kernel_drivers.perft(kernel, s, depth), seconds)
 
 
-def c_program(folder: Path) -> Path:
-    """The C anchor, compiled with ``gcc -O2``."""
-    binary = folder / "murus_gallicus_playouts"
-    subprocess.run(["gcc", "-O2", "-o", str(binary), str(C_SOURCE)], check=True)
-    return binary
+def c_programs(folder: Path) -> dict[str, Path]:
+    """The C anchor compiled by each of :data:`C_BUILDS` (label: binary)."""
+    binaries = {}
+    for number, (label, flags) in enumerate(C_BUILDS.items()):
+        binary = folder / f"murus_gallicus_playouts_{number}"
+        subprocess.run(["gcc", *flags, "-o", str(binary), str(C_SOURCE)], check=True)
+        binaries[label] = binary
+    return binaries
 
 
 def c_rate(binary: Path, seconds: float, seed: int) -> tuple[float, float]:
@@ -100,7 +112,7 @@ def speed_table(seconds: float, rounds: int) -> str:
     depths = {name: bench_perft(game, seconds).depth for name, game in games}
     rates: Rates = {}
     with tempfile.TemporaryDirectory() as folder:
-        binary = c_program(Path(folder))
+        binaries = c_programs(Path(folder))
         for round_ in range(rounds):
             for name, game in games:
                 kernel = kernels[name]
@@ -114,9 +126,10 @@ def speed_table(seconds: float, rounds: int) -> str:
                         perft_rate(game, engine, depths[name], seconds)
                     )
                 if name == "murus-gallicus":
-                    rate, plies = c_rate(binary, seconds, round_)
-                    rates.setdefault("c playouts", []).append(rate)
-                    rates.setdefault("c plies", []).append(plies)
+                    for label, binary in binaries.items():
+                        rate, plies = c_rate(binary, seconds, round_)
+                        rates.setdefault(f"{label} playouts", []).append(rate)
+                        rates.setdefault(f"{label} plies", []).append(plies)
     median = {key: statistics.median(values) for key, values in rates.items()}
     lines = [
         f"Median of {rounds} interleaved rounds, {seconds:g} CPU s per figure "
@@ -133,15 +146,98 @@ def speed_table(seconds: float, rounds: int) -> str:
             f"| {name} | {ref_p:,.0f} | {_or_dash(fast_p)} | {_ratio(fast_p, ref_p)} "
             f"| {depths[name]} | {ref_l:,.0f} | {_or_dash(fast_l)} | {_ratio(fast_l, ref_l)} |"
         )
-    c_playouts = median["c playouts"]
     fast_mg = median.get("murus-gallicus fast playouts")
+    lines.append("")
+    for label in C_BUILDS:
+        c_playouts = median[f"{label} playouts"]
+        lines.append(
+            f"C program ({label}), Murus Gallicus: {c_playouts:,.0f} playouts/s, "
+            f"{median[f'{label} plies']:.2f} plies per game; compiled engine / C = "
+            f"{_ratio(fast_mg, c_playouts)}."
+        )
+    return "\n".join(lines)
+
+
+def anchor_table(seconds: float, rounds: int) -> str:
+    """The Murus Gallicus kernel against the C builds, single-threaded, in alternating rounds.
+
+    Each round measures the kernel's random playouts and each C build's for about ``seconds``
+    of CPU time, in an order that rotates from round to round; its ratios compare figures taken
+    seconds apart, so they hold on a machine whose load changes, where the figures themselves
+    do not. Plies per game show that both play the same games (uniformly random decisions to
+    the end under the same rules).
+    """
+    game = boardlab.make("murus-gallicus")
+    kernel = kernel_for(game)
+    assert kernel is not None, "the compiled engine needs the fast extra (NumPy and Numba)"
+    kernel_label = "kernel"
+    rates: Rates = {}
+    plies: Rates = {}
+    lines = [
+        f"Murus Gallicus random playouts/s, {rounds} rounds of {seconds:g} CPU s per figure, "
+        f"load average {_load()} at the start.",
+        "",
+        "| round | kernel | "
+        + " | ".join(C_BUILDS)
+        + " | "
+        + " | ".join(f"kernel / {label}" for label in C_BUILDS)
+        + " |",
+        "|---:" * (2 + 2 * len(C_BUILDS)) + "|",
+    ]
+    with tempfile.TemporaryDirectory() as folder:
+        binaries = c_programs(Path(folder))
+        runners: list[tuple[str, Callable[[int], tuple[float, float]]]] = [
+            (kernel_label, partial(_kernel_playouts, game, kernel, seconds))
+        ]
+        for label, binary in binaries.items():
+            runners.append((label, partial(c_rate, binary, seconds)))
+        for round_ in range(rounds):
+            shift = round_ % len(runners)
+            for label, run in runners[shift:] + runners[:shift]:
+                rate, mean = run(round_)
+                rates.setdefault(label, []).append(rate)
+                plies.setdefault(label, []).append(mean)
+            ratios = [rates[kernel_label][-1] / rates[label][-1] for label in C_BUILDS]
+            figures = [rates[label][-1] for label in (kernel_label, *C_BUILDS)]
+            lines.append(
+                f"| {round_ + 1} | "
+                + " | ".join(f"{rate:,.0f}" for rate in figures)
+                + " | "
+                + " | ".join(f"{ratio:.2f}" for ratio in ratios)
+                + " |"
+            )
+    median_ratios = [
+        statistics.median(k / c for k, c in zip(rates[kernel_label], rates[label], strict=True))
+        for label in C_BUILDS
+    ]
+    lines.append(
+        "| median | "
+        + " | ".join(
+            f"{statistics.median(rates[label]):,.0f}" for label in (kernel_label, *C_BUILDS)
+        )
+        + " | "
+        + " | ".join(f"**{ratio:.2f}**" for ratio in median_ratios)
+        + " |"
+    )
     lines += [
         "",
-        f"C program (gcc -O2), Murus Gallicus: {c_playouts:,.0f} playouts/s, "
-        f"{median['c plies']:.2f} plies per game; compiled engine / C = "
-        f"{_ratio(fast_mg, c_playouts)}.",
+        "Plies per game: "
+        + ", ".join(
+            f"{label} {statistics.mean(plies[label]):.3f}" for label in (kernel_label, *C_BUILDS)
+        )
+        + f". Load average {_load()} at the end.",
     ]
     return "\n".join(lines)
+
+
+def _kernel_playouts(game: Game, kernel: Kernel, seconds: float, seed: int) -> tuple[float, float]:
+    """(playouts per CPU second, mean plies) of the kernel's compiled random playouts."""
+    result = bench_playouts(game, seconds, seed=seed, kernel=kernel, clock=time.process_time)
+    return result.playouts_per_second, result.mean_decisions
+
+
+def _load() -> str:
+    return "/".join(f"{value:.1f}" for value in os.getloadavg())
 
 
 def _or_dash(value: float | None) -> str:
@@ -206,7 +302,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per figure")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--startup", action="store_true", help="also time start-up")
+    parser.add_argument(
+        "--anchor", action="store_true", help="only the Murus Gallicus kernel against C"
+    )
     args = parser.parse_args()
+    if args.anchor:
+        print(anchor_table(args.seconds, args.rounds), flush=True)
+        return
     print(speed_table(args.seconds, args.rounds), flush=True)
     if args.startup:
         print()
