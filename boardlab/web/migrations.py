@@ -293,6 +293,26 @@ MIGRATIONS = (
             "WHEN (OLD.config IS DISTINCT FROM NEW.config) EXECUTE FUNCTION boardlab_told()",
         ),
     ),
+    Migration(
+        8,
+        "telling other server processes of each chat line, and of the spectators' chat turned "
+        "off or on (PostgreSQL)",
+        sqlite=(),
+        postgres=(
+            # As step 7: told in the writing transaction, so exactly when (and if) it commits.
+            "CREATE FUNCTION boardlab_chat_told() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+            "IF TG_TABLE_NAME = 'chat' THEN "
+            "PERFORM pg_notify('boardlab_chat', NEW.match_id || ' ' || NEW.idx); "
+            "ELSIF TG_OP = 'DELETE' THEN "
+            "PERFORM pg_notify('boardlab_chat', OLD.match_id || ' -1'); "
+            "ELSE PERFORM pg_notify('boardlab_chat', NEW.match_id || ' -1'); END IF; "
+            "RETURN NULL; END $$",
+            "CREATE TRIGGER chat_told AFTER INSERT ON chat FOR EACH ROW "
+            "EXECUTE FUNCTION boardlab_chat_told()",
+            "CREATE TRIGGER chat_closed_told AFTER INSERT OR DELETE ON chat_closed FOR EACH ROW "
+            "EXECUTE FUNCTION boardlab_chat_told()",
+        ),
+    ),
 )
 LATEST = MIGRATIONS[-1].version
 

@@ -2,7 +2,8 @@
 PostgreSQL: a catch-up read gives the seats and the events from an index on; a bot turn's lease
 is held by one holder until it runs out, is renewed by its holder, is never taken for a turn
 already played, and is won by one of several connections racing for it; overdue matches are
-found by their deadline. PostgreSQL announces every event and seat change to its listeners."""
+found by their deadline. PostgreSQL announces every event and seat change to its listeners, and
+every chat line and turning of the spectators' chat off or on."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from boardlab.web.fanout import CHANNEL, parse
+from boardlab.web.fanout import CHANNEL, CHAT_CHANNEL, parse
 from boardlab.web.store import Event, MatchConfig, SeatConfig, Store, Summary
 from boardlab.web.stores import open_store
 
@@ -158,6 +159,29 @@ def test_postgresql_announces_every_event_and_seat_change(postgres_url: str) -> 
             assert not store.claim_seat("m1", 0, "a", "c"), "refused: nothing announced"
             heard = [parse(note.payload) for note in listener.notifies(timeout=5, stop_after=3)]
             assert heard == [("m1", 0), ("m1", 1), ("m1", -1)]
+            assert list(listener.notifies(timeout=0.5)) == []
+    finally:
+        store.close()
+
+
+def test_postgresql_announces_every_chat_line_and_the_spectators_chat_turned_off_or_on(
+    postgres_url: str,
+) -> None:
+    store = open_store(postgres_url)
+    try:
+        with psycopg.connect(postgres_url, autocommit=True) as listener:
+            listener.execute(f"LISTEN {CHAT_CHANNEL}")
+            new_match(store, "m1")
+            store.add_chat("m1", "players", 0, "Romans", "hello", START)
+            store.add_chat("m1", "spectators", None, "Spectator", "hi", START)
+            store.close_spectator_chat("m1", 0, START)
+            store.close_spectator_chat("m1", 0, START)  # off already: nothing announced
+            store.close_spectator_chat("m1", None, START)
+            heard = [
+                (note.channel, parse(note.payload))
+                for note in listener.notifies(timeout=5, stop_after=4)
+            ]
+            assert heard == [(CHAT_CHANNEL, ("m1", n)) for n in (0, 1, -1, -1)]
             assert list(listener.notifies(timeout=0.5)) == []
     finally:
         store.close()
