@@ -419,7 +419,7 @@ def start_server(db: Path | str) -> tuple[subprocess.Popen[bytes], int]:
         "--no-prepare-bots",  # no bot plays here: preparing them would only load the machine
     ]
     process = subprocess.Popen([*command, "--db", str(db), *unlimited], stdout=subprocess.DEVNULL)
-    for _ in range(300):
+    for _ in range(1200):  # two minutes: a loaded machine starts a server slowly
         try:
             with urllib.request.urlopen(f"http://{HOST}:{port}/api/matches?limit=1", timeout=1):
                 return process, port
