@@ -5,12 +5,15 @@ A line is what a person typed, cleaned of control characters and kept in the sto
 match (never among its events, so never in its record); the server adds no line of its own, so
 nothing in the chat can tell what a position hides. Lines reach the match's websockets as
 ``{"type": "chat", ...}`` messages, each client getting only the channels it may read, its
-seats read again for every line (an invite link claimed since holds nothing any more).
+seats read again for every line (an invite link claimed since holds nothing any more). With
+other server processes on the store, a line said through any of them reaches this one's
+clients too (:mod:`boardlab.web.sharing`), by the same rules.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from typing import Any
 
 from starlette.requests import Request
@@ -61,14 +64,16 @@ def line_data(line: ChatLine) -> dict[str, Any]:
     }
 
 
+def may_read(channel: Channel, held: frozenset[int], spectators: bool) -> bool:
+    """Whether a client holding ``held`` may read ``channel``, the spectators' chat being on
+    or not: the players' chat is the seats' alone, the spectators' everyone's while it is on."""
+    return bool(held) if channel == "players" else spectators
+
+
 def readable(hub: Hub, session: MatchSession, held: frozenset[int]) -> tuple[Channel, ...]:
     """The channels a client holding ``held`` may read now."""
     spectators = not hub.store.spectator_chat_closed(session.id)
-    return tuple(
-        channel
-        for channel in CHANNELS
-        if (channel == "players" and held) or (channel == "spectators" and spectators)
-    )
+    return tuple(channel for channel in CHANNELS if may_read(channel, held, spectators))
 
 
 def chat_message(lines: list[ChatLine], spectators_open: bool) -> str:
@@ -77,15 +82,22 @@ def chat_message(lines: list[ChatLine], spectators_open: bool) -> str:
     return to_json({"type": "chat", "lines": data, "spectators": spectators_open})
 
 
-def deliver(hub: Hub, session: MatchSession, line: ChatLine | None, spectators: bool) -> None:
-    """Queue ``line`` (None: only the spectators' chat turned on or off) for every client of
-    the match that may read its channel, each client's seats read now."""
+def deliver(hub: Hub, session: MatchSession, lines: Sequence[ChatLine], spectators: bool) -> None:
+    """Queue for every client of the match the ``lines`` it may read, each client's seats
+    read now, with whether the spectators' chat is on; a client who may read none of them gets
+    nothing, unless there are none (the spectators' chat was turned on or off)."""
     for client in hub.followers(session.id):
         held = hub.held_by(session, client)
-        if line is not None and line.channel == "players" and not held:
-            continue
-        lines = [] if line is None else [line]
-        hub.push(session.id, client, chat_message(lines, spectators))
+        shown = [line for line in lines if may_read(line.channel, held, spectators)]
+        if shown or not lines:
+            hub.push(session.id, client, chat_message(shown, spectators))
+
+
+def said_after(hub: Hub, session: MatchSession, number: int) -> list[ChatLine]:
+    """The lines of the match's chat (of its last ``CHAT_HISTORY``, every channel) after line
+    ``number``, oldest first."""
+    lines = hub.store.chat(session.id, CHANNELS, CHAT_HISTORY)
+    return [line for line in lines if line.index > number]
 
 
 async def get_chat(request: Request) -> Response:
@@ -133,7 +145,9 @@ async def post_chat(request: Request) -> Response:
     account = signed_in(request, now())
     name = account.name if account else SPECTATOR if seat is None else session.names[seat]
     line = hub.store.add_chat(session.id, channel, seat, name, text, now())
-    deliver(hub, session, line, "spectators" in readable(hub, session, held))
+    deliver(hub, session, [line], "spectators" in readable(hub, session, held))
+    if hub.sharing is not None:
+        hub.sharing.chat_sent(session.id, line.index)
     return JSONResponse({"line": line_data(line)}, status_code=201)
 
 
@@ -150,5 +164,5 @@ async def post_spectator_chat(request: Request) -> Response:
     if not held:
         raise ApiError(403, "only the players can turn the spectators' chat on or off")
     hub.store.close_spectator_chat(session.id, None if wanted else min(held), now())
-    deliver(hub, session, None, wanted)
+    deliver(hub, session, [], wanted)
     return JSONResponse({"spectators": wanted})

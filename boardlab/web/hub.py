@@ -668,7 +668,7 @@ class Hub:
         """Follow a match: ``client`` gets its view now and after every change."""
         self.clients.setdefault(session.id, set()).add(client)
         if self.sharing is not None:
-            self.sharing.told.setdefault(session.id, session.version)
+            self.sharing.joined(session)
         self.push(session.id, client, session.view_message(self.held_by(session, client)))
 
     def leave(self, match_id: str, client: Client) -> None:
@@ -679,7 +679,7 @@ class Hub:
             if not followers:
                 del self.clients[match_id]
                 if self.sharing is not None:
-                    self.sharing.told.pop(match_id, None)
+                    self.sharing.left(match_id)
                 session = self.sessions.get(match_id)
                 if session is not None and self._idle(session):
                     # Kept forever, sessions (finished or abandoned) made every full garbage

@@ -10,9 +10,15 @@ it, each process:
 - hears every change committed anywhere (:mod:`boardlab.web.fanout`), catches up the matches it
   serves and sends its own websocket clients their views; on every (re)connection of the
   listener it catches up all of them, so a missed notification loses nothing;
+- hears every chat line said anywhere, and every turning of a spectators' chat off or on, and
+  sends the lines its clients of the match have not been sent yet, each client those it may
+  read (:mod:`boardlab.web.chat`'s rules); on every (re)connection, the lines after the last
+  one sent, and whether the spectators' chat is on;
 - searches a bot turn only while it holds the turn's lease (:mod:`boardlab.web.leases`),
   renewed every ``RENEW_SECONDS`` while it lives: once a holder died its leases run out and
-  the sweep of any other process takes the turns over;
+  the sweep of any other process takes the turns over; a lease it could not take is another
+  process's search, so its clients are told that the bot thinks, until the turn's event comes
+  (or, if the holder's search failed, the next event);
 - sweeps for running clocks past their deadline that no process flagged (their process died):
   the flag is an event like any other, so of two processes flagging at once one wins.
 
@@ -33,8 +39,9 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from boardlab.web.abandoned import ABANDONED_AFTER
+from boardlab.web.chat import CHANNELS, deliver, said_after
 from boardlab.web.errors import ApiError
-from boardlab.web.fanout import Listener
+from boardlab.web.fanout import CHANNEL, CHAT_CHANNEL, Listener
 from boardlab.web.session import MatchSession
 from boardlab.web.sql_store import config_from_text
 from boardlab.web.store import StoreUnavailable
@@ -77,11 +84,15 @@ class Sharing:
     told: dict[str, int] = field(default_factory=dict)
     """The event index of the last views sent to each match's clients here: a copy of the
     match read afresh is sent to them only if they have not seen it."""
+    chat_told: dict[str, int] = field(default_factory=dict)
+    """The number of the last chat line sent to each match's clients here (every line before
+    it was sent too, or was said before they came): a line announced is sent only if later."""
 
     def start(self, settings: dict[str, Any]) -> None:
         """Listen to the other processes and start the sweep."""
         loop = asyncio.get_running_loop()
-        self.listener = Listener(settings, loop, self.changed, self.catch_up_all)
+        handlers = {CHANNEL: self.changed, CHAT_CHANNEL: self.chat_said}
+        self.listener = Listener(settings, loop, handlers, self.catch_up_all)
         self.listener.start()
         self.hub.keep_task(self._sweep_forever())
 
@@ -89,6 +100,22 @@ class Sharing:
         """Stop listening (the sweep is one of the hub's tasks, cancelled with them)."""
         if self.listener is not None:
             self.listener.stop()
+
+    def joined(self, session: MatchSession) -> None:
+        """A client here follows the match: if it is the first, note what they have been
+        told so far (the view's event index, the number of the chat's last line)."""
+        self.told.setdefault(session.id, session.version)
+        if session.id not in self.chat_told:
+            # Unread if the store is out of reach: the first line announced is then sent
+            # from the store, this process's own too (a page keeps a line once).
+            with contextlib.suppress(StoreUnavailable):
+                last = self.hub.store.chat(session.id, CHANNELS, 1)
+                self.chat_told[session.id] = last[-1].index if last else -1
+
+    def left(self, match_id: str) -> None:
+        """No client here follows the match any more."""
+        self.told.pop(match_id, None)
+        self.chat_told.pop(match_id, None)
 
     # -- catching up ----------------------------------------------------------------------
 
@@ -109,6 +136,8 @@ class Sharing:
             session.reseat(config)
         for event in events:
             session.apply(event)
+        if events and session.bot_task is None:
+            session.thinking = None  # another process's search ended (its turn, or void)
         if events:
             self.hub.caught_up(session)
         elif changed:
@@ -130,16 +159,59 @@ class Sharing:
         self.catch_up(session)
 
     def catch_up_all(self) -> None:
-        """Catch up every live session (the listener has just (re)connected: notifications
-        may have been missed meanwhile)."""
+        """Catch up every live session, and the chat of every match followed here (the
+        listener has just (re)connected: notifications may have been missed meanwhile)."""
         for session in list(self.hub.sessions.values()):
             self.catch_up(session)
+        for match_id in list(self.hub.clients):
+            self._tell_chat(match_id, self.chat_told.get(match_id, -1), toggled=True)
+
+    # -- chat -----------------------------------------------------------------------------
+
+    def chat_sent(self, match_id: str, number: int) -> None:
+        """Line ``number`` of the match's chat, said through this process, was sent to its
+        clients here: its announcement is passed over. Unless a line said elsewhere before it
+        is still to be sent: that one's announcement sends both (this one again, which a page
+        keeps once: lines are kept by number)."""
+        if match_id in self.hub.clients and self.chat_told.get(match_id) == number - 1:
+            self.chat_told[match_id] = number
+
+    def chat_said(self, match_id: str, number: int) -> None:
+        """Line ``number`` of a match's chat was committed, here or elsewhere (-1: its
+        spectators' chat was turned off or on): send the match's clients here what they have
+        not been sent."""
+        if match_id not in self.hub.clients:
+            return
+        if number < 0:
+            self._tell_chat(match_id, None, toggled=True)
+            return
+        told = self.chat_told.get(match_id, number - 1)
+        if number > told:
+            self._tell_chat(match_id, told, toggled=False)
+
+    def _tell_chat(self, match_id: str, after: int | None, toggled: bool) -> None:
+        """Send the match's clients here the chat lines after line ``after`` (None: none),
+        each those it may read, and if ``toggled``, whether the spectators' chat is on to
+        every one of them; all read from the store (the seats too: a claimed link reads no
+        more players' lines)."""
+        try:
+            session = self.hub.session(match_id)
+            spectators = not self.hub.store.spectator_chat_closed(match_id)
+            lines = [] if after is None else said_after(self.hub, session, after)
+        except (ApiError, StoreUnavailable):
+            return  # the next announcement, or the listener's reconnection, reads it again
+        if toggled:
+            deliver(self.hub, session, [], spectators)
+        if lines:
+            deliver(self.hub, session, lines, spectators)
+            self.chat_told[match_id] = lines[-1].index
 
     # -- bot turns ------------------------------------------------------------------------
 
     def lease(self, session: MatchSession) -> bool:
         """Take the lease of the bot turn at ``session``'s index; False if another process
-        holds it (or the store cannot say: the sweep tries again)."""
+        holds it (its search: the clients here are told the bot thinks) or the store cannot
+        say (the sweep tries again)."""
         now = datetime.now(UTC)
         until = stamp(now + timedelta(seconds=LEASE_SECONDS))
         try:
@@ -150,7 +222,18 @@ class Sharing:
             return False
         if taken:
             self.leases[session.id] = session.version
+        else:
+            self._searched_elsewhere(session)
         return taken
+
+    def _searched_elsewhere(self, session: MatchSession) -> None:
+        """Another process holds the lease of the bot turn at ``session``'s index (or the
+        turn was played, which the catch-up shows next): tell the match's clients here that
+        the bot thinks, as the holder tells its own."""
+        seat = session.bot_to_move()
+        if seat is not None and session.thinking != seat:
+            session.thinking = seat
+            self.hub.send_all(session, {"type": "thinking", "seat": seat})
 
     def release(self, match_id: str, version: int) -> None:
         """Give up the lease of a bot turn searched (committed or failed)."""
