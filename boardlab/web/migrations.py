@@ -313,6 +313,28 @@ MIGRATIONS = (
             "EXECUTE FUNCTION boardlab_chat_told()",
         ),
     ),
+    Migration(
+        9,
+        "seeks for three to five seats: the seats a seek has, and who has joined it",
+        sqlite=(
+            "ALTER TABLE seeks ADD COLUMN seats INTEGER NOT NULL DEFAULT 2",
+            "ALTER TABLE seeks ADD COLUMN joined INTEGER NOT NULL DEFAULT 0",
+            "CREATE TABLE IF NOT EXISTS seek_joins (seek_id TEXT NOT NULL REFERENCES seeks (id), "
+            "token_hash TEXT NOT NULL, account_id TEXT, address TEXT NOT NULL, "
+            "name TEXT NOT NULL, joined TEXT NOT NULL, seen TEXT NOT NULL, seat INTEGER, "
+            "PRIMARY KEY (seek_id, token_hash))",
+            "CREATE INDEX IF NOT EXISTS seek_joins_by_token ON seek_joins (token_hash)",
+        ),
+        postgres=(
+            "ALTER TABLE seeks ADD COLUMN seats INTEGER NOT NULL DEFAULT 2",
+            "ALTER TABLE seeks ADD COLUMN joined INTEGER NOT NULL DEFAULT 0",
+            'CREATE TABLE seek_joins (seek_id TEXT COLLATE "C" NOT NULL REFERENCES seeks (id), '
+            'token_hash TEXT COLLATE "C" NOT NULL, account_id TEXT COLLATE "C", '
+            'address TEXT NOT NULL, name TEXT NOT NULL, joined TEXT COLLATE "C" NOT NULL, '
+            'seen TEXT COLLATE "C" NOT NULL, seat INTEGER, PRIMARY KEY (seek_id, token_hash))',
+            "CREATE INDEX seek_joins_by_token ON seek_joins (token_hash)",
+        ),
+    ),
 )
 LATEST = MIGRATIONS[-1].version
 

@@ -1,14 +1,16 @@
 """The lobby's live list of seeks: a websocket per lobby page, which also keeps the seeks that
 page posted alive.
 
-A page opens ``/ws/seeks`` and names the tokens of the seeks it posted (``{"tokens": [...]}``,
-first and whenever it posts another). It receives ``{"type": "seeks", "seeks": [...]}`` at once
-and after every change, and ``{"type": "matched", "seek", "match", "seat"}`` when one of its
-seeks is accepted: the seek's token is then the page's seat token in that match. While the
-socket is open this process notes its seeks as seen every few seconds; when it closes they are
-removed. A seek that no process has seen for :data:`SEEK_TTL_SECONDS` (its poster's page and
-server gone) is removed by whichever process looks next, and every process re-reads the list
-every :data:`TICK_SECONDS`, so seeks posted or taken through another process show too.
+A page opens ``/ws/seeks`` and names the tokens of the seeks it posted and joined
+(``{"tokens": [...]}``, first and whenever it posts or joins another). It receives
+``{"type": "seeks", "seeks": [...]}`` at once and after every change, and
+``{"type": "matched", "seek", "match", "seat"}`` when the last seat of one of its seeks is
+taken: the token it posted or joined with is then the page's seat token in that match. While
+the socket is open this process notes its seeks and joins as seen every few seconds; when it
+closes its seeks are removed and its joins left. A seek or join that no process has seen for
+:data:`SEEK_TTL_SECONDS` (its page and server gone) is removed by whichever process looks next,
+and every process re-reads the list every :data:`TICK_SECONDS`, so seeks posted, joined or
+taken through another process show too.
 """
 
 from __future__ import annotations
@@ -66,7 +68,8 @@ def changed_options(game: str, options: dict[str, str]) -> dict[str, str]:
 
 
 def seek_entry(seek: Seek) -> dict[str, Any]:
-    """A seek as the lobby lists it (never its token, address or account id)."""
+    """A seek as the lobby lists it (never its token, address or account id), with its seats
+    and how many are taken (the poster's included)."""
     cls = game_class(seek.game)
     return {
         "id": seek.id,
@@ -80,6 +83,8 @@ def seek_entry(seek: Seek) -> dict[str, Any]:
         "min_rating": seek.min_rating,
         "max_rating": seek.max_rating,
         "created": seek.created,
+        "seats": seek.seats,
+        "taken": seek.joined + 1,
     }
 
 
@@ -95,10 +100,12 @@ def poster_rating(store: Store, account_id: str, seek: Seek) -> str:
 
 @dataclass(eq=False)
 class SeekClient:
-    """One lobby page's socket, the seeks it keeps alive, and its queued messages."""
+    """One lobby page's socket, the seeks it keeps alive (``held``: their ids; ``joins``: the
+    token hashes of its open joins), the token hashes it named, and its queued messages."""
 
     socket: WebSocket
     held: set[str] = field(default_factory=set)
+    joins: set[str] = field(default_factory=set)
     digests: set[str] = field(default_factory=set)
     outbox: asyncio.Queue[str | None] = field(
         default_factory=lambda: asyncio.Queue(OUTBOX_MESSAGES)
@@ -152,47 +159,61 @@ class SeekBoard:
                 client.outbox.put_nowait(None)
 
     def keep(self, client: SeekClient, tokens: list[str]) -> None:
-        """Make ``client`` keep the seeks of ``tokens``; a seek taken already is told at once,
-        one that is gone is ignored."""
+        """Make ``client`` keep the seeks and joins of ``tokens``; one whose seek was taken
+        already is told at once, one that is gone is ignored."""
         digests = {token_hash(token) for token in tokens} - client.digests
         if len(client.digests | digests) > MAX_HELD:
             raise ApiError(400, f"a page keeps at most {MAX_HELD} seeks")
         client.digests |= digests
+        # Taken while the page was away (its connection dropped just then): told now.
         for seek in self.hub.store.seeks_by_token(digests):
             if seek.match_id is None:
                 client.held.add(seek.id)
             else:
-                # Taken while the page was away (its connection dropped just then): told now.
-                self.push(client, matched_message(seek, seek.match_id, seek.seat or 0))
+                self.push(client, matched_message(seek.id, seek.match_id, seek.seat or 0))
+        for join, match_id in self.hub.store.joins_by_token(digests):
+            if match_id is None:
+                client.joins.add(join.token_hash)
+            else:
+                self.push(client, matched_message(join.seek_id, match_id, join.seat or 0))
 
-    def tell_matched(self, seek: Seek, match_id: str, seat: int) -> None:
-        """Tell the page keeping ``seek`` that it was accepted (if it is this process's)."""
+    def tell_matched(self, digest: str, seek_id: str, match_id: str, seat: int) -> None:
+        """Tell the page that posted or joined ``seek_id`` with the token of hash ``digest``
+        (if it is this process's) that the seek made ``match_id``, the page in ``seat``."""
         for client in list(self.clients):
-            if seek.token_hash in client.digests:
-                client.held.discard(seek.id)
-                self.push(client, matched_message(seek, match_id, seat))
+            if digest in client.digests:
+                client.held.discard(seek_id)
+                client.joins.discard(digest)
+                self.push(client, matched_message(seek_id, match_id, seat))
 
     def release(self, client: SeekClient) -> None:
-        """The page left: its seeks go with it (or, if the store cannot be reached now, once
-        nobody has renewed them for :data:`SEEK_TTL_SECONDS`)."""
+        """The page left: its seeks go with it and its joins free their seats (or, if the
+        store cannot be reached now, once nobody has renewed them for
+        :data:`SEEK_TTL_SECONDS`)."""
         self.clients.discard(client)
-        if client.held:
+        if client.held or client.joins:
             try:
                 self.hub.store.drop_seeks(client.held)
+                self.hub.store.leave_seeks(client.joins)
                 self.changed()
             except StoreUnavailable:
                 LOG.warning("seeks of a page that left are dropped once they expire instead")
 
     def tick(self) -> None:
-        """Renew this process's seeks, tell pages of seeks taken elsewhere, sweep the seeks
-        nobody renews, and send the list if it changed."""
+        """Renew this process's seeks and joins, tell pages of seeks taken elsewhere, sweep
+        the seeks and joins nobody renews, and send the list if it changed."""
         held = [seek for client in self.clients for seek in client.held]
-        if held:
-            self.hub.store.touch_seeks(held, now())
-        digests = {digest for client in self.clients for digest in client.digests}
-        for seek in self.hub.store.seeks_by_token(digests):
+        joins = [digest for client in self.clients for digest in client.joins]
+        if held or joins:
+            self.hub.store.touch_seeks(held, joins, now())
+        for seek in self.hub.store.seeks_by_token(
+            digest for client in self.clients for digest in client.digests
+        ):
             if seek.match_id is not None and any(seek.id in c.held for c in self.clients):
-                self.tell_matched(seek, seek.match_id, seek.seat or 0)
+                self.tell_matched(seek.token_hash, seek.id, seek.match_id, seek.seat or 0)
+        for join, match_id in self.hub.store.joins_by_token(joins):
+            if match_id is not None:
+                self.tell_matched(join.token_hash, join.seek_id, match_id, join.seat or 0)
         self.hub.store.drop_stale_seeks(live_since())
         self.changed()
 
@@ -212,9 +233,9 @@ class SeekBoard:
             self.ticker = asyncio.create_task(self.run())
 
 
-def matched_message(seek: Seek, match_id: str, seat: int) -> str:
+def matched_message(seek_id: str, match_id: str, seat: int) -> str:
     """The message telling a page that its seek made ``match_id``, the page in ``seat``."""
-    return json.dumps({"type": "matched", "seek": seek.id, "match": match_id, "seat": seat})
+    return json.dumps({"type": "matched", "seek": seek_id, "match": match_id, "seat": seat})
 
 
 def seek_board(state: State) -> SeekBoard:
@@ -227,7 +248,8 @@ def seek_board(state: State) -> SeekBoard:
 
 
 async def seeks_socket(socket: WebSocket) -> None:
-    """``/ws/seeks``: messages ``{"tokens": [...]}`` name the seeks this page keeps; the list
+    """``/ws/seeks``: messages ``{"tokens": [...]}`` name the seeks and joins this page keeps;
+    the list
     comes back at once and after every change."""
     board = seek_board(socket.app.state)
     await socket.accept()

@@ -2,7 +2,11 @@
 accepted by another player it starts the match for both (the poster's page told over its
 websocket, its seek token its seat token, both seats held by the accounts), it disappears when
 its page leaves, its fields are checked like a new match's, racing accepts make exactly one
-match, and another site can neither post nor accept."""
+match, and another site can neither post nor accept. A Colosseum Offcuts seek of three or four
+seats is joined seat by seat (listed as "2 of 3" seats), started for every joiner by the last
+(each page told its own seat), left by a joiner or by their page closing, withdrawn for all by
+its poster leaving; a rated one takes only accounts in range, nobody joins twice or their own,
+and joins count against the per-address limit."""
 
 from __future__ import annotations
 
@@ -134,7 +138,7 @@ def test_a_seek_is_withdrawn_and_cannot_be_accepted_by_its_poster(lobby: Server)
     assert refused == (409, {"error": "this is your own seek"})
     assert guest.post("/api/seeks/withdraw", {"tokens": [posted["token"]]}) == (
         200,
-        {"withdrawn": 1},
+        {"withdrawn": 1, "left": 0},
     )
     assert posted["id"] not in listed(lobby)
 
@@ -143,7 +147,7 @@ def test_a_seek_is_withdrawn_and_cannot_be_accepted_by_its_poster(lobby: Server)
     ("body", "status", "words"),
     [
         ({"game": "chess"}, 400, "'game' must be one of"),
-        ({**SEEK, "options": {"players": 3}, "game": "colosseum-offcuts"}, 400, "two players"),
+        ({**SEEK, "options": {"players": 6}, "game": "colosseum-offcuts"}, 400, "from 2 to 5"),
         ({**SEEK, "options": {"max_plies": "x" * 300}}, 400, "short string"),
         ({**SEEK, "options": {"no_such_option": 1}}, 400, "no_such_option"),
         ({**SEEK, "clock": {"days": 99}}, 400, "days"),
@@ -174,7 +178,7 @@ def test_an_address_keeps_at_most_three_seeks(lobby: Server) -> None:
     status, again = guest.post("/api/seeks", SEEK)
     assert status == 201
     withdrawn = guest.post("/api/seeks/withdraw", {"tokens": [*tokens[1:], again["token"]]})
-    assert withdrawn == (200, {"withdrawn": 3})
+    assert withdrawn == (200, {"withdrawn": 3, "left": 0})
 
 
 def test_racing_accepts_make_exactly_one_match(lobby: Server) -> None:
@@ -239,3 +243,154 @@ def test_a_page_back_after_its_seek_was_taken_is_told_its_match(lobby: Server) -
         told = json.loads(page.recv(timeout=30))
     assert told["type"] == "matched" and told["match"] == match["id"]
     assert {told["seat"], match["seats"][0]["seat"]} == {0, 1}
+
+
+OFFCUTS = {"game": "colosseum-offcuts", "clock": {"days": 3}}
+
+
+def offcuts(seats: int, **more: Any) -> dict[str, Any]:
+    """A Colosseum Offcuts seek of ``seats`` seats."""
+    return {**OFFCUTS, "options": {"players": seats}, **more}
+
+
+def seats_of(seek: dict[str, Any]) -> tuple[int, int]:
+    """A listed seek's seats taken and seats."""
+    return seek["taken"], seek["seats"]
+
+
+def showing(message: dict[str, Any], seek_id: str) -> list[tuple[int, int]]:
+    """The seats taken and seats of ``seek_id`` in a list the lobby was sent ([]: not in it)."""
+    return [seats_of(seek) for seek in message["seeks"] if seek["id"] == seek_id]
+
+
+def entry(server: Server, seek_id: str) -> dict[str, Any] | None:
+    """The seek as the lobby lists it now (None: not listed)."""
+    found = [s for s in server.get("/api/seeks")[1]["seeks"] if s["id"] == seek_id]
+    return found[0] if found else None
+
+
+def test_a_seek_of_three_seats_starts_for_all_once_the_last_is_taken(lobby: Server) -> None:
+    browsers = [Browser(lobby, f"127.0.7.{i}") for i in (1, 2, 3)]
+    names = [sign_up(browser) for browser in browsers]
+    poster, first, last = browsers
+    status, posted = poster.post("/api/seeks", offcuts(3, rated=True))
+    assert status == 201, posted
+    assert seats_of(posted["seek"]) == (1, 3) and posted["seek"]["options"] == {"players": "3"}
+    with (
+        lobby_socket(lobby, [posted["token"]], poster.cookie) as poster_page,
+        lobby_socket(lobby, [], first.cookie) as first_page,
+    ):
+        next_message(first_page, "seeks")
+        status, joined = first.post(f"/api/seeks/{posted['id']}/accept", {})
+        assert status == 200, joined
+        assert joined["joined"] == posted["id"] and seats_of(joined["seek"]) == (2, 3)
+        first_page.send(json.dumps({"tokens": [joined["token"]]}))
+        next_message(
+            poster_page,
+            "seeks",
+            lambda m: showing(m, posted["id"]) == [(2, 3)],
+        )
+        # Nobody joins twice: not the same account, not the same page (its join's token).
+        status, answer = first.post(f"/api/seeks/{posted['id']}/accept", {})
+        assert (status, answer["error"]) == (409, "you have joined this seek already")
+        status, answer = Browser(lobby, "127.0.7.4").post(
+            f"/api/seeks/{posted['id']}/accept", {"tokens": [joined["token"]]}
+        )
+        assert status == 401  # rated: a guest is refused first
+        status, match = last.post(f"/api/seeks/{posted['id']}/accept", {})
+        assert status == 201, match
+        told = [next_message(page, "matched") for page in (poster_page, first_page)]
+    assert {t["match"] for t in told} == {match["id"]}
+    seats = [told[0]["seat"], told[1]["seat"], match["seats"][0]["seat"]]
+    assert sorted(seats) == [0, 1, 2]
+    for token, seat in zip(
+        [posted["token"], joined["token"], match["seats"][0]["token"]], seats, strict=True
+    ):
+        status, view = lobby.get(f"/api/matches/{match['id']}", token)
+        assert status == 200 and view["you"] == [seat], view
+    for browser, seat in zip(browsers, seats, strict=True):
+        status, mine = browser.post("/api/mine", {"matches": {}})
+        assert [(m["id"], m["you"]) for m in mine["matches"]] == [(match["id"], [seat])]
+    assert entry(lobby, posted["id"]) is None
+    store = open_store(lobby.db)
+    try:
+        stored = store.load(match["id"])
+        assert stored is not None and stored.config.rated and len(stored.config.seats) == 3
+    finally:
+        store.close()
+    assert len(set(names)) == 3
+
+
+def test_a_joiner_leaves_by_withdrawing_or_closing_and_the_poster_for_all(lobby: Server) -> None:
+    poster, joiner = Browser(lobby, "127.0.7.5"), Browser(lobby, "127.0.7.6")
+    status, posted = poster.post("/api/seeks", offcuts(4))
+    assert status == 201, posted
+    with lobby_socket(lobby, [posted["token"]]):
+        status, joined = joiner.post(f"/api/seeks/{posted['id']}/accept", {})
+        assert status == 200 and seats_of(joined["seek"]) == (2, 4), joined
+        assert joiner.post("/api/seeks/withdraw", {"tokens": [joined["token"]]}) == (
+            200,
+            {"withdrawn": 0, "left": 1},
+        )
+        listed_now = entry(lobby, posted["id"])
+        assert listed_now is not None and seats_of(listed_now) == (1, 4)
+        # A joiner's page closing leaves the seek as a poster's closing withdraws it.
+        _, joined = joiner.post(f"/api/seeks/{posted['id']}/accept", {})
+        with lobby_socket(lobby, [joined["token"]]) as page:
+            next_message(page, "seeks")
+            assert seats_of(entry(lobby, posted["id"]) or {}) == (2, 4)
+        with lobby_socket(lobby, []) as watcher:
+            next_message(watcher, "seeks", lambda m: showing(m, posted["id"]) == [(1, 4)])
+        _, joined = joiner.post(f"/api/seeks/{posted['id']}/accept", {})
+        with lobby_socket(lobby, [joined["token"]]) as page:
+            next_message(page, "seeks")
+    # The poster's page closes too: the seek goes for everyone, its joins with it.
+    with lobby_socket(lobby, []) as watcher:
+        next_message(watcher, "seeks", lambda m: showing(m, posted["id"]) == [])
+    status, answer = joiner.post(f"/api/seeks/{posted['id']}/accept", {})
+    assert status == 404, answer
+
+
+def test_a_rated_seek_of_more_seats_checks_each_joiner(lobby: Server) -> None:
+    poster = Browser(lobby, "127.0.7.7")
+    sign_up(poster)
+    status, posted = poster.post(
+        "/api/seeks", offcuts(4, rated=True, min_rating=1450, max_rating=1550)
+    )
+    assert status == 201, posted
+    newcomer = Browser(lobby, "127.0.7.8")
+    sign_up(newcomer)
+    status, joined = newcomer.post(f"/api/seeks/{posted['id']}/accept", {})
+    assert status == 200, joined
+    assert Browser(lobby, "127.0.7.9").post(f"/api/seeks/{posted['id']}/accept", {})[0] == 401
+    poster.post("/api/seeks/withdraw", {"tokens": [posted["token"]]})
+    status, narrow = poster.post("/api/seeks", offcuts(3, rated=True, min_rating=1600))
+    assert status == 201, narrow
+    status, answer = newcomer.post(f"/api/seeks/{narrow['id']}/accept", {})
+    assert status == 403 and "outside this seek's range (1600 to 4000)" in answer["error"]
+    status, answer = poster.post(f"/api/seeks/{narrow['id']}/accept", {})
+    assert (status, answer["error"]) == (409, "this is your own seek")
+    poster.post("/api/seeks/withdraw", {"tokens": [narrow["token"]]})
+    assert newcomer.post("/api/seeks/withdraw", {"tokens": [joined["token"]]})[1]["left"] == 0
+
+
+def test_open_joins_count_against_an_address_limit(lobby: Server) -> None:
+    posters = [Browser(lobby, f"127.0.8.{i}") for i in range(1, 5)]
+    seeks = [browser.post("/api/seeks", offcuts(3))[1] for browser in posters]
+    joiner = Browser(lobby, "127.0.8.9")
+    _, own = joiner.post("/api/seeks", SEEK)
+    tokens = [own["token"]]
+    for seek in seeks[:2]:
+        status, joined = joiner.post(f"/api/seeks/{seek['id']}/accept", {"tokens": tokens})
+        assert status == 200, joined
+        tokens.append(joined["token"])
+    status, answer = joiner.post(f"/api/seeks/{seeks[2]['id']}/accept", {"tokens": tokens})
+    assert status == 429 and "3 seeks open" in answer["error"]
+    status, answer = joiner.post("/api/seeks", SEEK)
+    assert status == 429, answer
+    assert joiner.post("/api/seeks/withdraw", {"tokens": tokens}) == (
+        200,
+        {"withdrawn": 1, "left": 2},
+    )
+    for browser, seek in zip(posters, seeks, strict=True):
+        browser.post("/api/seeks/withdraw", {"tokens": [seek["token"]]})

@@ -470,6 +470,7 @@ def test_both_backends_make_the_same_tables(tmp_path: Path, postgres_url: str) -
         "account_seats",
         "chat",
         "seeks",
+        "seek_joins",
         "notify_settings",
         "chat_closed",
         "bot_leases",
