@@ -55,7 +55,8 @@ P_MASK = 3  # every cell on the board
 P_GOALS = 4  # the rows the Romans and the Gauls must reach (two slots)
 P_ZOBRIST = 6  # 4 kinds x 64 cells, then the side-to-move key
 P_CAPACITY = P_ZOBRIST + 4 * 64 + 1  # the history's slots in the state
-PARAMS_SIZE = P_CAPACITY + 1
+P_DECODE = P_CAPACITY + 1  # per action id: (kind * 8 + direction) * 64 + cell, no division
+PARAMS_SIZE = P_DECODE + 16 * 8 * STRIDE
 
 # State slots.
 S_SIDE, S_PLY, S_OVER, S_WINNER, S_TERMINATION, S_KEY, S_COUNT, S_NODE = range(4, 12)
@@ -130,88 +131,79 @@ def legal(p: KernelArray, s: KernelArray, out: KernelArray) -> int:
 
 
 @numba.njit(cache=True)
-def _can_move(p: KernelArray, s: KernelArray) -> bool:
-    """Whether the side to move has any tower move or sacrifice."""
-    own = 2 * s[S_SIDE]
-    towers = s[own]
-    enemy_walls = s[3 - own]
-    free = p[P_MASK] & ~(towers | s[2 - own] | enemy_walls)
+def _can_move(towers: int, enemy_walls: int, free: int) -> bool:
+    """Whether ``towers`` have any tower move (over ``free`` cells) or sacrifice.
+
+    Takes bitboards, not the state: a compiled call passing an array costs Numba a reference
+    count on it, both ways, and these calls leave ``apply`` none to make.
+    """
     for direction in range(8):
         back = direction ^ 4
-        if towers & _step(free & _step(free, back), back):
-            return True
-        if towers & _step(enemy_walls, back):
+        if towers & (_step(free & _step(free, back), back) | _step(enemy_walls, back)):
             return True
     return False
 
 
 @numba.njit(cache=True)
-def _end(s: KernelArray, winner: int, termination: int) -> None:
-    s[S_OVER] = 1
-    s[S_WINNER] = winner
-    s[S_TERMINATION] = termination
-
-
-@numba.njit(cache=True)
 def apply(p: KernelArray, s: KernelArray, action: int) -> None:
-    """Play ``action`` (spec §7), then breakthrough, stalemate (§8), repetition, ply cap (§9)."""
-    cells = p[P_CELLS]
-    kind_direction = action // cells
-    origin = action - kind_direction * cells
-    cell = origin - origin // STRIDE
-    direction = kind_direction & 7
+    """Play ``action`` (spec §7), then breakthrough, stalemate (§8), repetition, ply cap (§9)
+    (the last two as ``State._check_shared_rules``)."""
+    code = p[P_DECODE + action]
+    cell = code & 63
+    step = _SHIFT[code >> 6 & 7]
     mover = s[S_SIDE]
     own = 2 * mover
-    zobrist = P_ZOBRIST
-    key = s[S_KEY] ^ p[zobrist + 256]
-    if kind_direction < 8:  # tower move: the near and far cells each gain a stone
-        near = cell + _SHIFT[direction]
-        far = near + _SHIFT[direction]
-        walls = s[own + 1]
-        key ^= p[zobrist + own * 64 + cell]
-        for target in (near, far):
-            if walls >> target & 1:  # an own wall becomes a tower
-                key ^= p[zobrist + (own + 1) * 64 + target] ^ p[zobrist + own * 64 + target]
-            else:  # an empty cell becomes a wall
-                key ^= p[zobrist + (own + 1) * 64 + target]
-        target_bits = (1 << near) | (1 << far)
-        s[own] = (s[own] ^ (1 << cell)) | (walls & target_bits)
-        s[own + 1] = walls ^ target_bits
-        sacrifice = False
+    zobrist = P_ZOBRIST + own * 64  # the mover's towers' keys; its walls' follow
+    towers = s[own] ^ (1 << cell)  # the tower leaves its cell either way
+    walls = s[own + 1]
+    key = s[S_KEY] ^ p[P_ZOBRIST + 256] ^ p[zobrist + cell]
+    sacrifice = code >= 8 << 6
+    if not sacrifice:  # tower move: the near and far cells each gain a stone
+        near = cell + step
+        far = near + step
+        targets = (1 << near) | (1 << far)
+        # An empty cell gains a wall; an own wall loses its wall key and gains a tower's.
+        key ^= p[zobrist + 64 + near] ^ p[zobrist + 64 + far]
+        if walls >> near & 1:
+            key ^= p[zobrist + near]
+        if walls >> far & 1:
+            key ^= p[zobrist + far]
+        towers |= walls & targets
+        walls ^= targets
     else:  # sacrifice: the enemy wall goes, the tower becomes a wall
-        wall = cell + _SHIFT[direction]
+        wall = cell + step
         s[3 - own] ^= 1 << wall
-        s[own] ^= 1 << cell
-        s[own + 1] |= 1 << cell
-        key ^= p[zobrist + (3 - own) * 64 + wall]
-        key ^= p[zobrist + own * 64 + cell] ^ p[zobrist + (own + 1) * 64 + cell]
-        sacrifice = True
+        walls |= 1 << cell
+        key ^= p[P_ZOBRIST + (3 - own) * 64 + wall] ^ p[zobrist + 64 + cell]
+    s[own] = towers
+    s[own + 1] = walls
     s[S_KEY] = key
     s[S_SIDE] = 1 - mover
-    s[S_PLY] += 1
-    if (s[own] | s[own + 1]) & p[P_GOALS + mover]:
-        _end(s, mover, _HOME_ROW)
-        return
-    if not _can_move(p, s):
-        _end(s, mover, _STALEMATE)
-        return
-    _shared_rules(p, s, sacrifice)
-
-
-@numba.njit(cache=True)
-def _shared_rules(p: KernelArray, s: KernelArray, restart: bool) -> None:
-    """Repetition then the ply cap, at the start of a turn (``State._check_shared_rules``)."""
-    limit = p[P_REPETITION]
-    if limit:
-        if restart:
-            s[S_COUNT] = 0
-            s[S_NODE] = 0
-        if record(s, HISTORY, p[P_CAPACITY], S_COUNT, S_NODE, s[S_KEY]) >= limit:
-            _end(s, -1, _REPETITION)
-            return
-    cap = p[P_MAX_PLIES]
-    if cap and s[S_PLY] >= cap:
-        _end(s, -1, _PLY_CAP)
+    ply = s[S_PLY] + 1
+    s[S_PLY] = ply
+    enemy_towers = s[2 - own]
+    winner = mover
+    termination = 0
+    if (towers | walls) & p[P_GOALS + mover]:
+        termination = _HOME_ROW
+    elif not _can_move(enemy_towers, walls, p[P_MASK] & ~(enemy_towers | towers | walls)):
+        termination = _STALEMATE
+    else:
+        winner = -1
+        limit = p[P_REPETITION]
+        if limit:
+            if sacrifice:  # no earlier position can come back
+                s[S_COUNT] = 0
+                s[S_NODE] = 0
+            if record(s, HISTORY, p[P_CAPACITY], S_COUNT, S_NODE, key) >= limit:
+                termination = _REPETITION
+        cap = p[P_MAX_PLIES]
+        if not termination and cap and ply >= cap:
+            termination = _PLY_CAP
+    if termination:
+        s[S_OVER] = 1
+        s[S_WINNER] = winner
+        s[S_TERMINATION] = termination
 
 
 @numba.njit(cache=True)
@@ -294,6 +286,9 @@ def _params(game: MurusGallicus, capacity: int) -> KernelArray:
         -(1 << 63), (1 << 63) - 1, size=4 * 64 + 1, dtype=np.int64
     )
     p[P_CAPACITY] = capacity
+    for action in range(16 * board.cells):
+        kind_direction, origin = divmod(action, board.cells)
+        p[P_DECODE + action] = kind_direction * 64 + origin - origin // STRIDE
     return p
 
 
