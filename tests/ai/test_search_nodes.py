@@ -4,12 +4,13 @@ at exactly that many nodes, so that a budget of N nodes buys N nodes of search."
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 pytest.importorskip("numba")
 
 import boardlab
-from boardlab.ai.search import compiled_search
+from boardlab.ai.search import MAX_DEPTH, compiled_search
 from tests.ai.test_search import _random_positions
 
 GAME = boardlab.make("murus-gallicus")
@@ -36,3 +37,51 @@ def test_a_node_cap_is_spent_to_the_last_node(cap: int) -> None:
     search.clear()
     result = search.run(search.kernel.encode(state), moves, [0.0] * len(moves), 6, None, cap)
     assert result.nodes == cap
+
+
+CYVASSE_LONG_LINE = "3le1/3hh2/1sd4e/5l1s1/9k/11/T1MHS2R1E/5ERSM/1H2CB2/2LK1D1/R3BL N d - 0 1"
+"""A Cyvasse position whose first legal move, taken again and again, plays 79 decisions."""
+
+
+def test_an_iteration_of_the_deepest_depth_fits_the_search_stack() -> None:
+    """The driver runs iterations up to ``MAX_DEPTH`` decisions deep. With cold tables every
+    move scores alike, so the search's first line takes the first legal move at each ply:
+    from this position it is ``MAX_DEPTH`` decisions long without an end, and the search
+    enters each of its nodes, the leaf at ply ``MAX_DEPTH`` included, before the cap stops it
+    at the first node after."""
+    game = boardlab.make("cyvasse", seed=1)
+    search = compiled_search(game)
+    assert search is not None
+    kernel = search.kernel
+    p = kernel.params
+    s = kernel.encode(game.state_from_text(CYVASSE_LONG_LINE))
+    buffer = np.empty(kernel.max_legal, dtype=np.int64)
+    root_moves = buffer[: kernel.legal(p, s, buffer)].copy()
+    line = s.copy()
+    for _ in range(MAX_DEPTH):
+        assert kernel.legal(p, line, buffer) > 0
+        kernel.apply(p, line, buffer[0])
+    search.clear()
+    cap = MAX_DEPTH + 1
+    finished = search._search(
+        p,
+        s,
+        MAX_DEPTH,
+        root_moves,
+        np.zeros(len(root_moves)),
+        0.0,
+        cap,
+        True,
+        kernel.max_legal,
+        game.num_players,
+        search._tt_key,
+        search._tt_move,
+        search._tt_info,
+        search._tt_value,
+        search._killers,
+        search._history,
+        search._out,
+    )
+    assert not finished
+    assert search._out[0] == -1  # no root move finished
+    assert search._out[2] == cap
