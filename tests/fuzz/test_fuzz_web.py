@@ -66,27 +66,32 @@ class Target:
     websocket_ends: Counter[str] = field(default_factory=Counter)
 
 
+def make_target(server: Server) -> Target:
+    """A few matches made on ``server``, and the fuzzer's account holding their first seats."""
+    matches, tokens = [], []
+    for body in VALID[""][:4]:
+        status, answer = server.post("/api/matches", body)
+        assert status == 201, answer
+        matches.append(answer["id"])
+        tokens += [seat["token"] for seat in answer["seats"] if "token" in seat]
+    held = {match: tokens for match in matches}
+    body = {"name": ACCOUNT, "password": PASSWORD, "matches": held}
+    request = urllib.request.Request(
+        server.url + "api/account/signup",
+        json.dumps(body).encode(),
+        {"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        cookie = answer.headers["Set-Cookie"].partition(";")[0]
+    return Target(server, matches, tokens, cookie)
+
+
 @pytest.fixture(scope="module")
 def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
     server = start_server(tmp_path_factory.mktemp("fuzz") / "fuzz.sqlite3")
     started = time.monotonic()
-    matches, tokens = [], []
     try:
-        for body in VALID[""][:4]:
-            status, answer = server.post("/api/matches", body)
-            assert status == 201, answer
-            matches.append(answer["id"])
-            tokens += [seat["token"] for seat in answer["seats"] if "token" in seat]
-        held = {match: tokens for match in matches}
-        body = {"name": ACCOUNT, "password": PASSWORD, "matches": held}
-        request = urllib.request.Request(
-            server.url + "api/account/signup",
-            json.dumps(body).encode(),
-            {"Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(request, timeout=60) as answer:
-            cookie = answer.headers["Set-Cookie"].partition(";")[0]
-        fuzzed = Target(server, matches, tokens, cookie)
+        fuzzed = make_target(server)
         yield fuzzed
     finally:
         server.stop()
@@ -391,6 +396,12 @@ def plausible(draw: st.DrawFn, target: Target) -> tuple[str, str, dict[str, str]
 @FUZZ
 @given(data=st.data())
 def test_http_requests_never_fail_the_server(target: Target, data: st.DataObject) -> None:
+    fuzz_http(target, data)
+    check_responsive(target)
+
+
+def fuzz_http(target: Target, data: st.DataObject) -> None:
+    """Send one hostile HTTP request drawn from ``data``, and check the answer."""
     if data.draw(st.booleans()):
         method, path, sent_headers, body = data.draw(plausible(target))
     else:
@@ -407,12 +418,17 @@ def test_http_requests_never_fail_the_server(target: Target, data: st.DataObject
         connection.close()
     target.sent["http"] += 1
     check_answer(target, answer.status, method, raw)
-    check_responsive(target)
 
 
 @FUZZ
 @given(line=st.binary(max_size=200), rest=st.binary(max_size=200))
 def test_raw_request_bytes_never_fail_the_server(target: Target, line: bytes, rest: bytes) -> None:
+    fuzz_raw(target, line, rest)
+    check_responsive(target)
+
+
+def fuzz_raw(target: Target, line: bytes, rest: bytes) -> None:
+    """Send ``line`` and ``rest`` as a request's head, and check the answer if any."""
     with socket.create_connection(("127.0.0.1", target.server.port), timeout=TIME_BOUND) as sock:
         sock.sendall(line + b"\r\n" + rest + b"\r\n\r\n")
         sock.shutdown(socket.SHUT_WR)
@@ -424,7 +440,6 @@ def test_raw_request_bytes_never_fail_the_server(target: Target, line: bytes, re
         status = int(answer.split(b" ", 2)[1])
         target.statuses[status] += 1
         assert status < 500, answer[:500]
-    check_responsive(target)
 
 
 FRAMES = st.lists(
@@ -447,6 +462,12 @@ FRAMES = st.lists(
 def test_websocket_frames_never_fail_the_server(
     target: Target, data: st.DataObject, frames: list[str | bytes]
 ) -> None:
+    fuzz_websocket(target, data, frames)
+    check_responsive(target)
+
+
+def fuzz_websocket(target: Target, data: st.DataObject, frames: list[str | bytes]) -> None:
+    """Open a websocket drawn from ``data``, send it ``frames``, and check how it ends."""
     match = data.draw(
         st.one_of(st.sampled_from(target.matches), st.text(alphabet="Az0_-", max_size=20))
     )
@@ -480,7 +501,6 @@ def test_websocket_frames_never_fail_the_server(
         code = closed.rcvd.code if isinstance(closed, ConnectionClosed) and closed.rcvd else None
         end = f"closed {code}"
     target.websocket_ends[end] += 1
-    check_responsive(target)
 
 
 def test_the_server_is_whole_after_fuzzing(target: Target) -> None:

@@ -2,9 +2,13 @@
 
 A decision made through one process reaches the websockets of the others; two processes racing
 for the same turn are ordered by the store (one wins); a clock that all three watch flags once;
-a bot turn is searched by one process only; a process killed with SIGKILL mid-game loses no
-acknowledged decision, and its bot search and clock flag are taken over by the others; PostgreSQL
-stopped and started mid-game gives 503s and every process recovers without a restart.
+a bot turn is searched by one process only; a chat line said through one process reaches the
+websockets of another that may read it (a spectator's never gets the players' chat), also when
+it was said while that process's listener was away; a bot thinking in one process is shown on
+the others; a process killed with SIGKILL mid-game loses no acknowledged decision, and its bot
+search and clock flag are taken over by the others; PostgreSQL stopped and started mid-game
+gives 503s and every process recovers without a restart; a short pass of the hostile-input
+fuzzer (``tests/fuzz/test_fuzz_web.py``) over two of the processes fails neither.
 """
 
 from __future__ import annotations
@@ -16,23 +20,41 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import ClientConnection
+from websockets.sync.client import ClientConnection, connect
 
+from boardlab.web.fanout import RETRY_SECONDS
 from boardlab.web.sharing import LEASE_SECONDS, SWEEP_SECONDS
+from tests.fuzz.test_fuzz_web import (
+    FRAMES,
+    FUZZ,
+    Target,
+    check_responsive,
+    fuzz_http,
+    fuzz_raw,
+    fuzz_websocket,
+    make_target,
+)
 from tests.web.conftest import Server, start_server
 from tests.web.postgres import Cluster
 from tests.web.test_api import MURUS_HOT_SEAT, create, turn
 from tests.web.test_api_hidden import frames_before, listen, preset
+from tests.web.test_chat_abort import joined, say
 from tests.web.test_postgres_serve import follow, next_view
 
 WAIT_SECONDS = 30.0
+CHAT_SECONDS = 5.0
+"""How long a chat line said through one process may take to reach another's websockets."""
+FUZZ_EXAMPLES = 80
+"""Hostile requests and websockets sent to the processes (a few seconds)."""
 SEARCHED_ELSEWHERE = "changed elsewhere during its bot's search"
 """What a process logs when a bot turn it searched was committed first by another: with leases,
 never (only one process searches each turn)."""
@@ -323,6 +345,130 @@ def _lease_holder(url: str, match: str) -> str | None:
     return None if row is None else str(row[0])
 
 
+def chat_lines(socket: ClientConnection, seconds: float = CHAT_SECONDS) -> list[Any]:
+    """The lines of the next chat message that carries any, which must come within
+    ``seconds`` (views, and chat messages that only say whether spectators may talk, are
+    skipped)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        message = json.loads(socket.recv(timeout=max(0.0, deadline - time.monotonic())))
+        if message["type"] == "chat" and message["lines"]:
+            return list(message["lines"])
+
+
+def test_a_chat_line_through_one_process_reaches_those_who_may_read_it_on_another(
+    three: Three,
+) -> None:
+    a, b, _ = three.servers
+    match, (romans, gauls) = create(a, MURUS_HOT_SEAT)
+    assert romans and gauls
+    with joined(b, match, [gauls]) as player, joined(b, match, []) as watcher:
+        status, answer = say(a, match, romans, "players", "flank them on the left")
+        assert status == 201, answer
+        secret = answer["line"]
+        assert chat_lines(player) == [secret]
+        status, answer = say(a, match, None, "spectators", "what a game")
+        assert status == 201, answer
+        # The watcher's first line is the spectators' one: the players' line never came.
+        assert chat_lines(watcher) == [answer["line"]]
+        assert chat_lines(player) == [answer["line"]]
+        # The spectators' chat turned off through A: B's clients are told so.
+        path = f"/api/matches/{match}/chat/spectators"
+        assert a.post(path, {"open": False}, romans) == (200, {"spectators": False})
+        for socket in (player, watcher):
+            message = json.loads(socket.recv(timeout=CHAT_SECONDS))
+            assert message == {"type": "chat", "lines": [], "spectators": False}
+
+
+def listeners(url: str) -> list[int]:
+    """The server processes' listening connections to the cluster (their backends' pids)."""
+    with psycopg.connect(url, autocommit=True) as admin:
+        rows = admin.execute(
+            "SELECT pid FROM pg_stat_activity WHERE query LIKE 'LISTEN boardlab%'"
+        ).fetchall()
+    return [int(pid) for (pid,) in rows]
+
+
+def test_a_chat_line_whose_announcement_was_lost_reaches_the_websockets_on_reconnection(
+    three: Three,
+) -> None:
+    a, b, _ = three.servers
+    match, (romans, gauls) = create(a, MURUS_HOT_SEAT)
+    assert romans and gauls
+    with joined(b, match, [gauls]) as player:
+        # A line said with its trigger off: its announcement is lost, as while a listener is
+        # away.
+        with psycopg.connect(three.url, autocommit=True) as admin:
+            admin.execute("ALTER TABLE chat DISABLE TRIGGER chat_told")
+            try:
+                status, answer = say(a, match, romans, "players", "nobody announced this")
+            finally:
+                admin.execute("ALTER TABLE chat ENABLE TRIGGER chat_told")
+        assert status == 201, answer
+        # Every listener is cut off: B's, once it listens again, reads the chat it missed.
+        cut = listeners(three.url)
+        assert len(cut) >= 3, cut
+        with psycopg.connect(three.url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) pid", (cut,))
+        assert chat_lines(player, RETRY_SECONDS + CHAT_SECONDS) == [answer["line"]]
+    assert "listening to the other server processes again" in b.output()
+
+
+def first_view(server: Server, match: str) -> Any:
+    """The view a new websocket client of ``match`` (a spectator) gets first."""
+    with connect(server.url.replace("http://", "ws://") + f"ws/matches/{match}") as socket:
+        socket.send(json.dumps({"tokens": []}))
+        message = json.loads(socket.recv(timeout=30))
+    assert message["type"] == "view", message
+    return message["view"]
+
+
+def test_a_bot_thinking_in_one_process_is_shown_on_the_others(three: Three) -> None:
+    """A bot's turn whose lease another process holds is shown thinking by every process, to
+    the websockets that follow the match and to those that open it, until its turn comes. The
+    holder here is a process that searches for as long as the test wants (its lease written
+    into ``bot_leases``): no bot compiles and thinks for seconds."""
+    a, b, c = three.servers
+    body = {
+        "game": "murus-gallicus",
+        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}],
+    }
+    match, (romans, _) = create(a, body)
+    with psycopg.connect(three.url, autocommit=True) as admin:
+        admin.execute(
+            "INSERT INTO bot_leases (match_id, version, holder, expires) "
+            "VALUES (%s, 1, 'elsewhere:1:searching', '2999-01-01T00:00:00.000000+00:00')",
+            (match,),
+        )
+    with follow(b, match, []) as on_b:
+        assert turn(a, match, romans, 0, 0, "d1-d3")[0] == 200
+        # B hears the turn, finds the bot's lease taken: it tells its client that the bot
+        # thinks, and its view says so; so does A's, and C's to a page that opens it now.
+        thinking, view = None, None
+        while thinking is None or view is None:
+            message = json.loads(on_b.recv(timeout=WAIT_SECONDS))
+            if message["type"] == "thinking":
+                thinking = message
+            elif message["type"] == "view" and message["view"]["ply"] == 1:
+                view = message["view"]
+        assert thinking == {"type": "thinking", "seat": 1} and view["thinking"] is True
+        for server in (a, c):
+            view = first_view(server, match)
+            assert (view["ply"], view["thinking"]) == (1, True), view
+        # The holder stops: a sweep takes the turn over and the bot moves; B's view says the
+        # bot thinks no more.
+        with psycopg.connect(three.url, autocommit=True) as admin:
+            admin.execute(
+                "UPDATE bot_leases SET expires = '2000-01-01T00:00:00.000000+00:00' "
+                "WHERE match_id = %s",
+                (match,),
+            )
+        view = view_at(on_b, 2)
+        assert view["thinking"] is False and view["to_move"] == 0, view
+    view = first_view(c, match)
+    assert (view["ply"], view["thinking"]) == (2, False), view
+
+
 def test_postgresql_stopped_and_started_gives_503s_and_all_three_recover(
     three: Three, postgres_cluster: Cluster
 ) -> None:
@@ -346,3 +492,31 @@ def test_postgresql_stopped_and_started_gives_503s_and_all_three_recover(
         assert turn(c, match, tokens[1], 1, 1, turns[0])[0] == 200
         # B's listener reconnected (and caught up): C's turn reaches B's websocket.
         assert view_at(on_b, 2)["moves"][1]["turn"] == turns[0]
+
+
+@pytest.fixture(scope="module")
+def fuzzed(three: Three) -> list[Target]:
+    """The fuzzer's matches and account, made through the first process; one target for each
+    of the first two processes."""
+    target = make_target(three.servers[0])
+    return [replace(target, server=server) for server in three.servers[:2]]
+
+
+@settings(FUZZ, max_examples=FUZZ_EXAMPLES)
+@given(data=st.data())
+def test_hostile_input_fails_neither_of_two_processes(
+    fuzzed: list[Target], data: st.DataObject
+) -> None:
+    """The fuzzer's HTTP requests, raw request heads and websockets, each to one of two
+    processes serving the same matches: never a 5xx, never a hang, and both still answer (the
+    log check fails the test on any traceback)."""
+    target = data.draw(st.sampled_from(fuzzed))
+    kind = data.draw(st.sampled_from(["http", "raw", "websocket"]))
+    if kind == "http":
+        fuzz_http(target, data)
+    elif kind == "raw":
+        fuzz_raw(target, data.draw(st.binary(max_size=200)), data.draw(st.binary(max_size=200)))
+    else:
+        fuzz_websocket(target, data, data.draw(FRAMES))
+    for each in fuzzed:
+        check_responsive(each)
