@@ -1,17 +1,22 @@
 """Seeks in real Chromium (issue 41, item 3), two browser contexts: a seek posted by one
 account by keyboard shows in the other's lobby without a reload; accepted there by keyboard,
 the match opens in both pages with each player in their own seat; a seek disappears from the
-other lobby when its page closes; axe-core finds no serious violation in the section. The
-lobby's screenshot is saved beside the test's files (docs/web-pages.md shows it)."""
+other lobby when its page closes; axe-core finds no serious violation in the section. Three
+contexts, each from its own client address: a three-seat Colosseum Offcuts seek posted by one
+account, joined by a second (every lobby shows "2 of 3 seats"), then by the third, opens the
+match for all three, each in their own seat. The lobby's screenshots are saved beside the
+test's files (docs/web-pages.md shows them)."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
 from tests.web.account_client import new_name
+from tests.web.address_relay import relayed
 from tests.web.conftest import Server
 from tests.web.test_browser_axe import violations
 
@@ -19,11 +24,14 @@ SIZE: ViewportSize = {"width": 1100, "height": 900}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
-def signed_in(browser: Browser, server: Server, name: str) -> tuple[BrowserContext, Page]:
-    """A browser context signed up as ``name``, on the lobby."""
+def signed_in(
+    browser: Browser, server: Server, name: str, url: str | None = None
+) -> tuple[BrowserContext, Page]:
+    """A browser context signed up as ``name``, on the lobby (at ``url``: the server's, or a
+    relay's from another client address)."""
     context = browser.new_context(viewport=SIZE, bypass_csp=True)
     page = context.new_page()
-    page.goto(server.url)
+    page.goto(url or server.url)
     status = page.evaluate(
         """async (name) => (await fetch("/api/account/signup", {method: "POST",
              headers: {"Content-Type": "application/json"},
@@ -117,3 +125,44 @@ def test_a_seek_disappears_from_other_lobbies_when_its_page_closes(
     expect(row).to_have_count(0)
     first.close()
     watcher.context.close()
+
+
+def test_a_seek_of_three_seats_starts_for_all_three_once_two_have_joined(
+    browser: Browser, shared_server: Server, tmp_path: Path
+) -> None:
+    names = [new_name(prefix) for prefix in ("Ada", "Bea", "Cy")]
+    with contextlib.ExitStack() as stack:
+        relays = [
+            stack.enter_context(relayed(shared_server.port, f"127.0.9.{i}")) for i in (1, 2, 3)
+        ]
+        pages = []
+        for name, relay in zip(names, relays, strict=True):
+            context, page = signed_in(browser, shared_server, name, relay.url)
+            stack.callback(context.close)
+            pages.append(page)
+        poster, first, last = pages
+        poster.locator("#seek-game").select_option("colosseum-offcuts")
+        poster.locator("#seek-seats").focus()
+        poster.keyboard.press("ArrowDown")  # 2 -> 3 seats
+        expect(poster.locator("#seek-seats")).to_have_value("3")
+        poster.locator("#seek-clock").select_option("1d")
+        poster.locator("#seek-form button[type=submit]").focus()
+        poster.keyboard.press("Enter")
+        expect(poster.locator("#seek-status")).to_contain_text("Your seek is open")
+        rows = [page.locator("#seek-list tr", has_text=names[0]) for page in pages]
+        for row in rows:
+            expect(row).to_contain_text("1 of 3 seats")
+        join = rows[1].get_by_role("button", name=f"Join {names[0]}'s Colosseum Offcuts seek")
+        join.focus()
+        first.keyboard.press("Enter")
+        expect(first.locator("#seek-status")).to_contain_text("starts when all 3 seats are taken")
+        expect(rows[1]).to_contain_text("2 of 3 seats (you joined)")
+        for row in (rows[0], rows[2]):
+            expect(row).to_contain_text("2 of 3 seats")  # live in every lobby
+        expect(rows[1].get_by_role("button", name="Leave")).to_be_visible()
+        last.locator("#seeks").screenshot(path=tmp_path / "web-seeks-multiseat.png")
+        rows[2].get_by_role("button", name="Join").click()
+        for page in pages:
+            page.wait_for_url("**/match/*")
+        assert len({page.url.rsplit("/", 1)[1] for page in pages}) == 1
+        assert sorted(seat for page in pages for seat in seat_of(page)) == [0, 1, 2]
