@@ -1,10 +1,15 @@
 """The compiled alpha-beta's table keeps what a cut-off node showed as a bound, not a value
 (``ai/search_template.py``): a node refuted by a reply that only ties the best so far is at
-most that good, and a later search that asks more of it searches it again.
+most that good, and a node cut off by a move good enough is at least that good; a later
+search that asks more of either searches it again.
 
-Two-decision searches of Murus Gallicus positions, run straight on the compiled function with
-windows set by the root jitter, and compared with the plain minimax values; small enough to
-run quickly as plain Python (``NUMBA_DISABLE_JIT=1``), as the mutation script runs them.
+Searches of two and three decisions on Murus Gallicus positions, run straight on the compiled
+function with windows set by the root jitter, and compared with the plain minimax values;
+small enough to run quickly as plain Python (``NUMBA_DISABLE_JIT=1``), as the mutation script
+runs them. The three-decision searches start from two positions that share their
+grandchildren, as a table kept between decisions meets them: a search from one position alone
+cannot read a bound wrongly to any effect, because the bound a node was cut off with never
+lies below its parent's value.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import pytest
 pytest.importorskip("numba")
 
 import boardlab
+from boardlab.ai import search_template
 from boardlab.ai.search import CompiledSearch, compiled_search
 from boardlab.core.engine import KernelArray
 from tests.ai.test_search import _kernel_minimax, _random_positions
@@ -113,3 +119,85 @@ def test_a_move_refuted_by_a_reply_that_ties_the_best_so_far_is_not_valued_at_th
             tried += 1
             break  # one such move per position
     assert tried >= 4
+
+
+def _entry(search: CompiledSearch, s: KernelArray) -> tuple[int, int, float] | None:
+    """The table's entry for ``s``: (depth, bound, value as stored), or None."""
+    k = search.kernel.key(search.kernel.params, s)
+    slot = k & (len(search._tt_key) - 1)
+    info = int(search._tt_info[slot]) - 1
+    if info < 0 or search._tt_key[slot] != k:
+        return None
+    return info >> 2, info & 3, float(search._tt_value[slot])
+
+
+def _legal(search: CompiledSearch, s: KernelArray) -> list[int]:
+    kernel = search.kernel
+    buffer = np.empty(kernel.max_legal, dtype=np.int64)
+    return [int(m) for m in buffer[: kernel.legal(kernel.params, s, buffer)]]
+
+
+# A position, a move of the side to move, two replies of the other side that give one
+# position whichever is played first, and a move of the first side in between.
+SHARED_GRANDCHILDREN = [
+    ("1G3G2/gggg2G1/Ggg2gg1/8/rrrr1r1r/rr1rrrr1/4R2R G 13", "a5-c7", "e1-e3", "h1-f1", "b6-d4"),
+    ("gg2g3/ggG3gg/gr2Gggg/rr2g3/1rr3Rr/2rRr3/R4rr1 G 25", "e5-e7", "a1-a3", "d2-f4", "e7-g7"),
+    ("G3G1GG/2Gg2g1/2gG3g/8/1Rr1r3/1rR1r3/R4RRR R 8", "f1-f3", "c6-e6", "d5-f7", "g1-g3"),
+]
+
+
+@pytest.mark.parametrize(("text", "move", "reply", "other", "again"), SHARED_GRANDCHILDREN)
+def test_a_lower_bound_left_by_one_search_is_not_read_as_an_upper_bound_by_the_next(
+    text: str, move: str, reply: str, other: str, again: str
+) -> None:
+    """After ``move``, the opponent's ``reply`` and ``other`` lead to two positions that share
+    the one reached by ``again`` and the other reply. Searched from the first, that shared
+    position is cut off by its first move good enough there: its entry is a lower bound, below
+    its value. Searched next from the second, under ``again``, whose value is above that bound,
+    with jitter that sets the best so far between the bound and both values: the bound says
+    nothing there, so the shared position is searched again, and ``again`` is the best move
+    with its own value. Had the bound been read as an upper one, ``again`` would have been cut
+    off below the best so far."""
+    search = compiled_search(GAME)
+    assert search is not None
+    kernel = search.kernel
+    after = GAME.state_from_text(text)
+    root = after.current_player
+    after.play(move)
+    first, second = after.clone(), after.clone()
+    first.play(reply)
+    second.play(other)
+    s1, s2 = kernel.encode(first), kernel.encode(second)
+    shared = first.clone()
+    shared.play(again)
+    shared.play(other)
+    later = second.clone()
+    later.play(again)
+    s_later = kernel.encode(later)
+    later.play(reply)
+    assert later.position_text() == shared.position_text()
+    s_shared = kernel.encode(shared)
+
+    search.clear()
+    moves = _legal(search, s1)  # in the kernel's order, which orders the search's replies too
+    _search_once(search, s1, 3, moves, [0.0] * len(moves))
+    entry = _entry(search, s_shared)
+    assert entry is not None
+    depth, bound, stored = entry
+    value_shared = _kernel_minimax(search, s_shared, 1, root, 2)
+    assert (depth, bound) == (1, search_template.LOWER)
+    assert stored < value_shared
+    value_later = _kernel_minimax(search, s_later, 2, root, 1)
+    assert value_later > stored
+
+    moves = _legal(search, s2)
+    chosen = second.parse_turn(again)[0]
+    opener = next(m for m in moves if m != chosen)
+    value_opener = _kernel_minimax(search, kernel.encode(second.child(opener)), 2, root, 1)
+    top = (stored + min(value_shared, value_later)) / 2
+    rest = [m for m in moves if m not in (opener, chosen)]
+    # The other moves are pushed far down: only the opener and ``again`` compete.
+    jitter = [top - value_opener, 0.0] + [-10.0] * len(rest)
+    best, value = _search_once(search, s2, 3, [opener, chosen, *rest], jitter)
+    assert second.action_to_str(best) == again
+    assert value == value_later
