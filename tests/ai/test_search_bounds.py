@@ -7,9 +7,9 @@ Searches of two and three decisions on Murus Gallicus positions, run straight on
 function with windows set by the root jitter, and compared with the plain minimax values;
 small enough to run quickly as plain Python (``NUMBA_DISABLE_JIT=1``), as the mutation script
 runs them. The three-decision searches start from two positions that share their
-grandchildren, as a table kept between decisions meets them: a search from one position alone
-cannot read a bound wrongly to any effect, because the bound a node was cut off with never
-lies below its parent's value.
+grandchildren, as a table kept between decisions meets them: in a three-decision search from
+one position, a node two decisions down has one parent, and the bound it was cut off with never
+lies below that parent's value, so reading the bound on the wrong side changes no result.
 """
 
 from __future__ import annotations
