@@ -35,6 +35,7 @@ from boardlab.web.notifications import Notifier
 from boardlab.web.notifications_api import (
     get_notifications,
     post_notifications,
+    post_unsubscribe,
     unsubscribe_page,
 )
 from boardlab.web.notifications_settings import MailSettings
@@ -264,7 +265,8 @@ def create_app(
         Route("/api/account/delete", accounts.post_delete, methods=["POST"]),
         Route("/api/account/notifications", get_notifications, methods=["GET"]),
         Route("/api/account/notifications", post_notifications, methods=["POST"]),
-        Route("/unsubscribe/{token}", unsubscribe_page),
+        Route("/unsubscribe/{token}", unsubscribe_page, methods=["GET"]),
+        Route("/unsubscribe/{token}", post_unsubscribe, methods=["POST"]),
         Route("/api/account/records.zip", get_records_zip),
         Route("/api/account/import", post_import, methods=["POST"]),
         Route("/api/players/{name}", get_player),

@@ -5,8 +5,9 @@ move after a turn, with no websocket open on the match that holds that seat (a p
 shows the turn already). Which matches: correspondence (days per move), matches with no clock,
 and real-time clocks of at least :data:`LONG_CLOCK_SECONDS` base; a faster game is over before
 mail is read. A mail says only which match, which side and against whom, never anything of the
-position (a hidden Cyvasse deployment included), and carries a one-click unsubscribe link, also
-as a ``List-Unsubscribe`` header.
+position (a hidden Cyvasse deployment included), and carries an unsubscribe link, also as a
+``List-Unsubscribe`` header with ``List-Unsubscribe-Post: List-Unsubscribe=One-Click``: a mail
+program unsubscribes in one click by a POST to that link (RFC 8058, ``notifications_api``).
 
 Mail is sent off the event loop: the hub's observer (``hub.observers``) only queues a notice on
 a bounded queue; one thread sends them through the operator's SMTP server (stdlib ``smtplib``).
@@ -44,6 +45,8 @@ MAIL_GAP_SECONDS = 600.0
 MAIL_QUEUE = 1000
 """Notices waiting to be sent at most; beyond, new ones are dropped (and logged)."""
 SMTP_TIMEOUT = 30.0
+ONE_CLICK = "List-Unsubscribe=One-Click"
+"""The body of RFC 8058's one-click unsubscribe POST, and its header's value."""
 
 
 @dataclass(frozen=True)
@@ -186,6 +189,7 @@ def build_message(settings: MailSettings, notices: list[Notice]) -> EmailMessage
     message["Message-ID"] = make_msgid(domain=settings.sender.rpartition("@")[2] or None)
     link = unsubscribe_url(settings, first.unsubscribe)
     message["List-Unsubscribe"] = f"<{link}>"
+    message["List-Unsubscribe-Post"] = ONE_CLICK
     site = settings.public_url.rstrip("/")
     lines = ["It is your move on Boardlab:", ""]
     for notice in notices:

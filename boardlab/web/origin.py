@@ -8,11 +8,17 @@ something (any method but GET, HEAD and OPTIONS) must be JSON, which a page of a
 only send after a preflight this server never answers, and come from this server's own origin
 when the browser says where it comes from (``Origin``, ``Sec-Fetch-Site``); a websocket must come
 from this origin too. Clients that are not browsers send no ``Origin`` and are not concerned.
+
+One request is let through from anywhere: the one-click unsubscribe of RFC 8058, a form POST
+to ``/unsubscribe/<token>`` that a mail program sends from wherever it runs. The secret token
+in its URL is its only authority (no cookie is read), and all it can do is turn that token's
+mails off, so another site gains nothing by sending it.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -27,6 +33,9 @@ if TYPE_CHECKING:
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 SAME_SITE_FETCHES = frozenset({"same-origin", "none"})
 DEFAULT_PORTS = {"http": 80, "https": 443}
+UNSUBSCRIBE_PATH = re.compile(r"/unsubscribe/[A-Za-z0-9_-]+")
+"""The one-click unsubscribe's URL (``notifications_api.post_unsubscribe``)."""
+FORM_KINDS = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
 
 
 def host_port(authority: str) -> tuple[str, int | None] | None:
@@ -101,6 +110,9 @@ class CrossSiteGuard:
         host = host_port(headers.get("host", ""))
         if host is None or not self.host_allowed(host):
             return 421, "this server does not answer to that host name"
+        kind = headers.get("content-type", "").partition(";")[0].strip().lower()
+        if _one_click_unsubscribe(scope, kind):
+            return None
         origin = headers.get("origin")
         if origin is not None and not _same_origin(origin, host):
             return 403, "requests from another site are refused"
@@ -108,10 +120,19 @@ class CrossSiteGuard:
             return None
         if headers.get("sec-fetch-site", "same-origin") not in SAME_SITE_FETCHES:
             return 403, "requests from another site are refused"
-        kind = headers.get("content-type", "").partition(";")[0].strip().lower()
         if kind != "application/json":
             return 415, "a request that changes something must be JSON (application/json)"
         return None
+
+
+def _one_click_unsubscribe(scope: Scope, kind: str) -> bool:
+    """Whether the request is a form POST to an unsubscribe link (RFC 8058)."""
+    return (
+        scope["type"] == "http"
+        and scope["method"] == "POST"
+        and kind in FORM_KINDS
+        and UNSUBSCRIBE_PATH.fullmatch(scope["path"]) is not None
+    )
 
 
 def _same_origin(origin: str, host: tuple[str, int | None]) -> bool:

@@ -1,8 +1,10 @@
 """E-mail notifications (issue 41, item 5) against a real server on 127.0.0.1 sending through a
 real local SMTP server (aiosmtpd): a mail arrives when the opponent moves and the player has no
 page open on the match, none while a page is open; it names the match and the opponent, never a
-hidden Cyvasse deployment; its unsubscribe link (also its List-Unsubscribe header) turns the
-mails off in one click; addresses that could add a header are refused."""
+hidden Cyvasse deployment; its unsubscribe link (also its List-Unsubscribe header, with
+List-Unsubscribe-Post) shows a button and changes nothing when only opened, and RFC 8058's
+one-click POST to it turns the mails off, from any origin, with no cookie (form-encoded or
+multipart); addresses that could add a header are refused."""
 
 from __future__ import annotations
 
@@ -99,14 +101,53 @@ def test_a_mail_arrives_when_the_opponent_moves_and_no_page_is_open(
     assert f"against {game['names'][0]}" in text
     (link,) = re.findall(r"http://\S+/unsubscribe/[\w-]+", text)
     assert mail["List-Unsubscribe"] == f"<{link}>"
-    # One click: the link turns the mails off, and says so.
+    assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    # Opened (a mail scanner fetches every link): a page with a button, and nothing changes.
     path = link.removeprefix(mailing.url.rstrip("/"))
     status, page_text = game["invited"].get(path)
+    assert status == 200 and f'<form method="post" action="{path}">' in page_text
+    assert '<button type="submit" class="primary">Unsubscribe</button>' in page_text
+    assert game["invited"].get("/api/account/notifications")[1]["enabled"]
+    # A POST without the one-click body changes nothing either.
+    stranger = Browser(mailing, "127.0.3.7")
+    assert one_click(stranger, path, b"List-Unsubscribe=Maybe")[0] == 400
+    assert game["invited"].get("/api/account/notifications")[1]["enabled"]
+    # The one-click POST, as a mail program sends it: no cookie, another origin.
+    status, page_text = one_click(stranger, path, b"List-Unsubscribe=One-Click")
     assert status == 200 and "no more e-mails" in page_text
     status, settings = game["invited"].get("/api/account/notifications")
     assert settings == {"address": address, "enabled": False, "available": True}
-    assert game["invited"].get(path)[0] == 200  # still the account's link: off stays off
-    assert game["invited"].get("/unsubscribe/" + "x" * 43)[0] == 404
+    # Multipart, the other form RFC 8058 allows: still the account's link, off stays off.
+    boundary = "----boundary--x"
+    body = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\n'
+        f"One-Click\r\n--{boundary}--\r\n"
+    ).encode()
+    kind = f"multipart/form-data; boundary={boundary}"
+    assert one_click(stranger, path, body, kind)[0] == 200
+    # A link of no account: its page's button, once pressed, says the link is unknown.
+    unknown = "/unsubscribe/" + "x" * 43
+    assert stranger.get(unknown)[0] == 200
+    status, page_text = one_click(stranger, unknown, b"List-Unsubscribe=One-Click")
+    assert status == 404 and "not (or no longer) valid" in page_text
+    assert stranger.get("/unsubscribe/" + "x" * 300)[0] == 404
+    # Only that URL is let through: any other form POST from another site is refused.
+    assert one_click(stranger, "/api/account/notifications", b"List-Unsubscribe=One-Click")[0] in (
+        403,
+        415,
+    )
+
+
+def one_click(
+    browser: Browser,
+    path: str,
+    body: bytes,
+    kind: str = "application/x-www-form-urlencoded",
+) -> tuple[int, Any]:
+    """POST ``body`` to ``path`` as a mail program's one-click unsubscribe does: a form from
+    elsewhere (here with another site's origin), no cookie."""
+    headers = {"Content-Type": kind, "Origin": "https://mail.example.net"}
+    return browser.request("POST", path, headers=headers, raw=body)
 
 
 def test_a_cyvasse_mail_tells_nothing_of_the_hidden_deployment(
