@@ -3,7 +3,7 @@ the account page, closes the match's page, the opponent moves, and the mail arri
 local SMTP server (aiosmtpd); its unsubscribe link, opened in the browser, shows a button that
 turns the mails off (pressed by keyboard), and the account page then says so. axe-core finds
 no serious violation on the account page. Screenshots are saved beside the test's files
-(docs/web-pages.md shows two of them)."""
+(docs/web-pages.md shows them)."""
 
 from __future__ import annotations
 
