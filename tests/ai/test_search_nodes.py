@@ -11,7 +11,7 @@ pytest.importorskip("numba")
 
 import boardlab
 from boardlab.ai.search import MAX_DEPTH, compiled_search
-from tests.ai.test_search import _random_positions
+from tests.ai.test_search import _kernel_minimax, _random_positions
 
 GAME = boardlab.make("murus-gallicus")
 
@@ -85,3 +85,39 @@ def test_an_iteration_of_the_deepest_depth_fits_the_search_stack() -> None:
     assert not finished
     assert search._out[0] == -1  # no root move finished
     assert search._out[2] == cap
+
+
+# Anacund positions and a move after which the side to move has one legal move (the
+# opponent's only placement, or the mover's own last one of a compound turn).
+ONE_MOVE_LEFT = [
+    (
+        "135265324664266424631153113542152453 31 bBBBBBbBbbBBbbBbbBbBBBb...aaaabb.bbb A 2 100/300",
+        "1@25",
+    ),
+    (
+        "135265324664266424631153113542152453 31 ..bbbbbBbaAa.aa..aAa..a.ab..b..bBbaa A 0 510/330",
+        "1@1",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "move"), ONE_MOVE_LEFT)
+def test_a_node_with_one_legal_move_is_searched_through_it(text: str, move: str) -> None:
+    """A position with a single legal move is a node like any other: two decisions searched
+    from the position before it see the evaluation after that move, not where it stands."""
+    game = boardlab.make("anacund", seed=1)
+    search = compiled_search(game)
+    assert search is not None
+    kernel = search.kernel
+    state = game.state_from_text(text)
+    action = state.parse_turn(move)[0]
+    after = state.child(action)
+    assert len(after.legal_actions()) == 1
+    s = kernel.encode(state)
+    root = state.current_player
+    expected = _kernel_minimax(search, kernel.encode(after), 1, root, 1)
+    assert expected != _kernel_minimax(search, kernel.encode(after), 0, root, 1)
+    search.clear()
+    result = search.run(s, [action], [0.0], 2, None, None)
+    assert result.depth == 2
+    assert result.value == pytest.approx(expected, abs=1e-12)
