@@ -71,9 +71,15 @@ function forgetGone(seeks) {
   if (gone.length) status("Your seek was withdrawn: the connection to the server dropped. Post it again.");
 }
 
-/** A seek this page joined that is no longer listed was withdrawn by its poster (or the
- * join went with a dropped connection): the page says so. */
-function forgetLeft(seeks) {
+/** A seek this page joined that is no longer listed was withdrawn by its poster: the page
+ * says so. After a dropped connection every join is gone (the server frees a seat when its
+ * page's socket closes), but for one whose match started meanwhile (told first, "matched"). */
+function forgetLeft(seeks, dropped) {
+  if (dropped && joined.size) {
+    joined.clear();
+    status("Your seat in a seek was given up: the connection to the server dropped. Join again.");
+    return;
+  }
   const listed = new Set(seeks.map((seek) => seek.id));
   const gone = [...joined.keys()].filter((id) => !listed.has(id));
   for (const id of gone) joined.delete(id);
@@ -84,8 +90,8 @@ function receive(message) {
   if (message.type === "seeks") {
     // The first list after a reconnection says which of this page's seeks are gone.
     if (reconnecting) forgetGone(message.seeks);
+    forgetLeft(message.seeks, reconnecting);
     reconnecting = false;
-    forgetLeft(message.seeks);
     showSeeks(message.seeks);
   }
   else if (message.type === "matched") {
@@ -104,14 +110,16 @@ function status(text) {
 }
 
 /** Update the table row by row: rows of seeks still open stay as they are, but for a seek
- * whose taken seats changed. */
+ * whose taken seats, or this page's place in it, changed. */
 function showSeeks(seeks) {
   const body = $("seek-list");
   const wanted = new Map(seeks.map((seek) => [seek.id, seek]));
   for (const row of [...body.rows]) {
     const seek = wanted.get(row.dataset.seek);
     if (!seek) row.remove();
-    else if (row.dataset.taken !== String(seek.taken)) row.replaceWith(seekRow(seek));
+    else if (row.dataset.taken !== String(seek.taken) || (row.dataset.joined === "yes") !== joined.has(seek.id)) {
+      row.replaceWith(seekRow(seek));
+    }
   }
   const shown = new Set([...body.rows].map((row) => row.dataset.seek));
   for (const seek of seeks) if (!shown.has(seek.id)) body.append(seekRow(seek));
