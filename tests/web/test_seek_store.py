@@ -79,12 +79,17 @@ def joiner(
     )
 
 
-def join(store: Store, seek_id: str, one: SeekJoin, **given: object) -> tuple[str | None, int]:
-    """Join through ``store``: the match made (None while open) and the seats taken."""
-    seats = {"limits": None, "known": (), **given}
-    joined = store.join_seek(
-        seek_id, one, "", f"m-{one.name}", [0, 1, 2, 3, 4][: _seats(store, seek_id)], **seats
-    )
+def join(
+    store: Store,
+    seek_id: str,
+    one: SeekJoin,
+    known: tuple[str, ...] | list[str] = (),
+    limits: SeekLimits | None = None,
+) -> tuple[str | None, int]:
+    """Join through ``store`` (the poster in seat 0, the joiners in the order they came): the
+    match made (None while open) and the seats taken."""
+    order = list(range(_seats(store, seek_id)))
+    joined = store.join_seek(seek_id, one, "", f"m-{one.name}", order, known, limits)
     return joined.seek.match_id, joined.seek.joined + 1
 
 
