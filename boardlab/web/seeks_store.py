@@ -250,11 +250,13 @@ class SqlSeeks:
         return found
 
     def touch_seeks(self, ids: Iterable[str], digests: Iterable[str], when: str) -> None:
-        """One update per seek and per join, in one transaction."""
+        """One update per seek and per join, in one transaction; the joins in the order of
+        their token hashes, as the last seat's transaction seats them (so neither waits for a
+        row the other holds while holding one it wants)."""
         with self._transaction() as run:
-            for seek_id in ids:
+            for seek_id in sorted(ids):
                 run("UPDATE seeks SET seen = ? WHERE id = ? AND match_id IS NULL", (when, seek_id))
-            for digest in digests:
+            for digest in sorted(digests):
                 run(
                     "UPDATE seek_joins SET seen = ? WHERE token_hash = ? AND seat IS NULL",
                     (when, digest),
@@ -319,7 +321,7 @@ class SqlSeeks:
                 f"INSERT INTO seek_joins ({JOIN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 _join_row(joins[-1]),
             )
-            for one in joins[:-1]:
+            for one in sorted(joins[:-1], key=lambda one: one.token_hash):
                 run(
                     "UPDATE seek_joins SET seat = ? WHERE seek_id = ? AND token_hash = ?",
                     (one.seat, seek_id, one.token_hash),
