@@ -184,3 +184,19 @@ def test_root_jitter_over_a_warm_table_still_picks_the_best_value_plus_jitter() 
                     chosen = moves.index(result.best)
                     assert values[chosen] + jitter[chosen] == pytest.approx(top, abs=1e-9)
                     assert result.value == pytest.approx(values[chosen], abs=1e-9)
+
+
+@pytest.mark.parametrize("text", sorted(FORCED_WINS))
+def test_a_win_searched_again_at_the_same_depth_is_read_from_the_table_at_its_distance(
+    text: str,
+) -> None:
+    """The second search of a forced win at the same depth reads its root moves' entries,
+    stored one decision down: the win is still three decisions away."""
+    state = GAME.state_from_text(text)
+    search = _search()
+    first = _raw(search, state, 3)
+    again = _raw(search, state, 3)
+    assert first[0] and again[0]
+    assert first[2] == again[2] == WIN - 3
+    assert state.action_to_str(again[1]) == FORCED_WINS[text]
+    assert again[3] < first[3]
