@@ -143,6 +143,8 @@ SHARED_GRANDCHILDREN = [
     ("1G3G2/gggg2G1/Ggg2gg1/8/rrrr1r1r/rr1rrrr1/4R2R G 13", "a5-c7", "e1-e3", "h1-f1", "b6-d4"),
     ("gg2g3/ggG3gg/gr2Gggg/rr2g3/1rr3Rr/2rRr3/R4rr1 G 25", "e5-e7", "a1-a3", "d2-f4", "e7-g7"),
     ("G3G1GG/2Gg2g1/2gG3g/8/1Rr1r3/1rR1r3/R4RRR R 8", "f1-f3", "c6-e6", "d5-f7", "g1-g3"),
+    # Cut off by a move worth exactly its parent's best so far: a lower bound all the same.
+    ("4G3/ggG2ggg/gGgr1ggg/r2r4/1rr1r2r/1r1r2r1/R5RR G 15", "b5-b7", "h1-h3", "a1-c1", "c6-e6"),
 ]
 
 
