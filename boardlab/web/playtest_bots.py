@@ -20,7 +20,6 @@ from boardlab.web.creation import bot_specs
 from boardlab.web.errors import ApiError
 from boardlab.web.hub import now
 from boardlab.web.playtest import PEOPLE, Settings
-from boardlab.web.playtest_stats import bot_summary
 from boardlab.web.store import Store
 
 LOG = logging.getLogger("boardlab.web")
@@ -95,6 +94,9 @@ async def _run(store: Store, playtest_id: str, settings: Settings, bot: str) -> 
                         pool, play_variant, settings.game, variant.options, bot, BOT_GAMES
                     )
                     seats = _seat_names(settings.game, variant.options)
+                    # Here, not at the server's start: SciPy takes seconds to load.
+                    from boardlab.web.playtest_stats import bot_summary
+
                     summary: dict[str, Any] = {"bot": bot, **bot_summary(results, seats)}
                     store.set_bot_result(playtest_id, number, json.dumps(summary), now())
     except Exception as error:

@@ -31,15 +31,7 @@ from boardlab.web.api import _hub
 from boardlab.web.errors import ApiError
 from boardlab.web.playtest import Settings, label
 from boardlab.web.playtest_api import designer_of
-from boardlab.web.playtest_report import render_html, render_png
-from boardlab.web.playtest_stats import (
-    Decision,
-    Game,
-    compare_variants,
-    disagreements,
-    people_summary,
-    survey_summary,
-)
+from boardlab.web.playtest_games import Decision, Game
 from boardlab.web.playtest_store import Playtest, PlaytestMatch, RefusedTurn, SurveyAnswer
 from boardlab.web.requests import json_body
 from boardlab.web.session import MatchSession
@@ -190,6 +182,14 @@ def _scores(text: str) -> list[int | None]:
 
 def dashboard(stored: Stored, playtest: Playtest, settings: Settings) -> dict[str, Any]:
     """Everything the dashboard shows, as JSON data."""
+    # Imported here, not at the server's start: SciPy takes seconds to load.
+    from boardlab.web.playtest_stats import (
+        compare_variants,
+        disagreements,
+        people_summary,
+        survey_summary,
+    )
+
     games = read_games(stored)
     variant_of = {g.match_id: g.variant for g in games}
     answers, bots = stored.answers, stored.bots
@@ -356,11 +356,15 @@ async def get_records(request: Request) -> Response:
 
 def report_html(stored: Stored, playtest: Playtest, settings: Settings) -> str:
     """The report page."""
+    from boardlab.web.playtest_report import render_html  # Matplotlib: loaded when asked for
+
     return render_html(dashboard(stored, playtest, settings))
 
 
 def report_png(stored: Stored, playtest: Playtest, settings: Settings) -> bytes:
     """The report's picture."""
+    from boardlab.web.playtest_report import render_png  # Matplotlib: loaded when asked for
+
     return render_png(dashboard(stored, playtest, settings))
 
 

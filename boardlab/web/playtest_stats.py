@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from statistics import fmean, median
 from typing import Any
 
@@ -31,39 +30,10 @@ from boardlab.analysis.stats import (
     mean,
     proportion,
 )
+from boardlab.web.playtest_games import Game
 
 LONGEST_SHOWN = 5
 REFUSALS_SHOWN = 8
-
-
-@dataclass
-class Decision:
-    """One decision a person made: the seat, the ply it was made at, the turn (None while it
-    is hidden from onlookers) and the seconds it took."""
-
-    seat: int
-    ply: int
-    turn: str | None
-    seconds: float
-
-
-@dataclass
-class Game:
-    """One game of a variant: ``status`` is ``finished``, ``playing``, ``waiting`` (seats
-    still open), ``aborted`` or ``abandoned``; ``results`` each seat's ``win``, ``loss`` or
-    ``draw`` once finished; ``people`` the seats people played."""
-
-    match_id: str
-    variant: int
-    seats: tuple[str, ...]
-    people: tuple[int, ...]
-    status: str
-    results: tuple[str, ...] = ()
-    termination: str = ""
-    plies: int = 0
-    decisions: list[Decision] = field(default_factory=list)
-    refused: list[tuple[int, str, str]] = field(default_factory=list)
-    """Each refused turn of the game: seat, what was typed, why."""
 
 
 def _est(estimate: Any) -> dict[str, float | int | None]:

@@ -5,14 +5,15 @@ bots disagree, and the variants compared with one Benjamini-Hochberg family."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 
 from boardlab.analysis.stats import adjust
 from boardlab.web.playtest import choose_variant
+from boardlab.web.playtest_games import Decision, Game
 from boardlab.web.playtest_stats import (
-    Decision,
-    Game,
     bot_summary,
     compare_variants,
     disagreements,
@@ -118,3 +119,14 @@ def test_variants_are_compared_as_one_corrected_family() -> None:
         or rows["games with no single winner"]["p_adjusted"] >= 0.05
     )
     assert compared["power"].startswith("With 20 games a seat's edge must exceed about")
+
+
+def test_the_web_app_starts_without_loading_scipy_or_matplotlib() -> None:
+    """The playtest statistics and plots (seconds to import under load) are loaded when a
+    dashboard is first asked for, not by every server start."""
+    code = (
+        "import sys, boardlab.web.app; "
+        "print(sorted(m for m in ('scipy', 'matplotlib') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
