@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
+from psycopg import IsolationLevel
 from psycopg.conninfo import conninfo_to_dict
 from psycopg.rows import TupleRow
 from psycopg_pool import ConnectionPool
@@ -147,8 +148,10 @@ class PostgresStore(SqlStore):
         try:
             with self._pool.connection(timeout=wait) as connection:
                 self._down = False
-                if reading:
-                    connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                # Said in the transaction's BEGIN, which psycopg sends with the first statement:
+                # no round trip of its own.
+                connection.read_only = reading
+                connection.isolation_level = IsolationLevel.REPEATABLE_READ if reading else None
                 yield _runner(connection)
         except psycopg.OperationalError as error:
             self._down = True
