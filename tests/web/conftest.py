@@ -35,6 +35,8 @@ from typing import Any
 
 import pytest
 
+from boardlab.web.store import Store
+from boardlab.web.stores import open_store
 from tests.web.postgres import postgres_cluster, postgres_url
 
 __all__ = ["postgres_cluster", "postgres_url"]  # a real PostgreSQL for the web tests
@@ -282,6 +284,26 @@ def start_server(
         time.sleep(0.1)
     server.stop(signal.SIGKILL)
     raise RuntimeError(f"boardlab serve did not answer in {STARTUP_SECONDS} s:\n{server.output()}")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    """An empty database of each backend (the PostgreSQL one a new schema in the session's
+    cluster), for the store tests."""
+    if request.param == "sqlite":
+        return tmp_path / "store.sqlite3"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
+@pytest.fixture
+def store(target: str | Path) -> Iterator[Store]:
+    """A store opened on ``target``, closed after the test."""
+    opened = open_store(target)
+    try:
+        yield opened
+    finally:
+        opened.close()
 
 
 STORES = ("sqlite", "postgresql")

@@ -8,35 +8,15 @@ every chat line and turning of the spectators' chat off or on."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
-import pytest
 
 from boardlab.web.fanout import CHANNEL, CHAT_CHANNEL, parse
 from boardlab.web.store import Event, MatchConfig, SeatConfig, Store, Summary
 from boardlab.web.stores import open_store
 
 START = "2026-01-01T00:00:00.000000+00:00"
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
-    """An empty database of each backend."""
-    if request.param == "sqlite":
-        return tmp_path / "store.sqlite3"
-    url: str = request.getfixturevalue("postgres_url")
-    return url
-
-
-@pytest.fixture
-def store(target: str | Path) -> Iterator[Store]:
-    opened = open_store(target)
-    try:
-        yield opened
-    finally:
-        opened.close()
 
 
 def new_match(store: Store, match_id: str, deadline: str | None = None) -> MatchConfig:

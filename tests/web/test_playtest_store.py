@@ -5,32 +5,11 @@ racing takers, one survey per seat, refused turns numbered and bounded, bot resu
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from boardlab.web.playtest_store import MAX_REFUSALS, Playtest, PlaytestMatch, SurveyAnswer
 from boardlab.web.store import MatchConfig, SeatConfig, Store, Summary
 from boardlab.web.stores import open_store
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
-    """An empty database of each backend (the PostgreSQL one in the session's cluster)."""
-    if request.param == "sqlite":
-        return tmp_path / "store.sqlite3"
-    url: str = request.getfixturevalue("postgres_url")
-    return url
-
-
-@pytest.fixture
-def store(target: str | Path) -> Iterator[Store]:
-    opened = open_store(target)
-    try:
-        yield opened
-    finally:
-        opened.close()
 
 
 def playtest(pid: str = "p" * 16, account: str | None = None, created: str = "t0") -> Playtest:

@@ -10,7 +10,7 @@ configuration is kept, and an old row without it reads as casual.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -23,24 +23,6 @@ from boardlab.web.player_ratings_store import Skill
 from boardlab.web.sql_store import config_from_text, config_text
 from boardlab.web.store import Account, MatchConfig, SeatConfig, Store, Summary
 from boardlab.web.stores import open_store
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
-    """An empty database of each backend."""
-    if request.param == "sqlite":
-        return tmp_path / "store.sqlite3"
-    url: str = request.getfixturevalue("postgres_url")
-    return url
-
-
-@pytest.fixture
-def store(target: str | Path) -> Iterator[Store]:
-    opened = open_store(target)
-    try:
-        yield opened
-    finally:
-        opened.close()
 
 
 def account(store: Store, name: str) -> str:

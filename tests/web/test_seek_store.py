@@ -9,7 +9,6 @@ forgotten."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,24 +18,6 @@ from boardlab.web.notifications_store import NotifySettings
 from boardlab.web.seeks_store import Seek, SeekJoin, SeekLimits, SeekRefused
 from boardlab.web.store import Account, Store
 from boardlab.web.stores import open_store
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
-    """An empty database of each backend."""
-    if request.param == "sqlite":
-        return tmp_path / "store.sqlite3"
-    url: str = request.getfixturevalue("postgres_url")
-    return url
-
-
-@pytest.fixture
-def store(target: str | Path) -> Iterator[Store]:
-    opened = open_store(target)
-    try:
-        yield opened
-    finally:
-        opened.close()
 
 
 def seek(
