@@ -39,6 +39,17 @@ def test_a_node_cap_is_spent_to_the_last_node(cap: int) -> None:
     assert result.nodes == cap
 
 
+def test_a_cap_of_one_node_stops_at_the_first_node() -> None:
+    search = compiled_search(GAME)
+    assert search is not None
+    state = _random_positions(GAME, 4, 1)[0]
+    moves = state.legal_actions()
+    search.clear()
+    result = search.run(search.kernel.encode(state), moves, [0.0] * len(moves), 2, None, 1)
+    assert result.nodes == 1
+    assert result.nodes_by_depth == []  # not even the first iteration finished
+
+
 CYVASSE_LONG_LINE = "3le1/3hh2/1sd4e/5l1s1/9k/11/T1MHS2R1E/5ERSM/1H2CB2/2LK1D1/R3BL N d - 0 1"
 """A Cyvasse position whose first legal move, taken again and again, plays 79 decisions."""
 
