@@ -335,6 +335,22 @@ MIGRATIONS = (
             "CREATE INDEX seek_joins_by_token ON seek_joins (token_hash)",
         ),
     ),
+    Migration(
+        10,
+        "the match pages open on each server process, for e-mail notifications (PostgreSQL)",
+        sqlite=(
+            "CREATE TABLE IF NOT EXISTS open_pages (match_id TEXT NOT NULL, "
+            "account_id TEXT NOT NULL, holder TEXT NOT NULL, seen TEXT NOT NULL, "
+            "PRIMARY KEY (match_id, account_id, holder))",
+            "CREATE INDEX IF NOT EXISTS open_pages_by_holder ON open_pages (holder)",
+        ),
+        postgres=(
+            'CREATE TABLE open_pages (match_id TEXT COLLATE "C" NOT NULL, '
+            'account_id TEXT COLLATE "C" NOT NULL, holder TEXT COLLATE "C" NOT NULL, '
+            'seen TEXT COLLATE "C" NOT NULL, PRIMARY KEY (match_id, account_id, holder))',
+            "CREATE INDEX open_pages_by_holder ON open_pages (holder)",
+        ),
+    ),
 )
 LATEST = MIGRATIONS[-1].version
 

@@ -25,6 +25,7 @@ from boardlab.web.archive_store import SqlArchive, forget_account
 from boardlab.web.leases import SqlLeases
 from boardlab.web.migrations import Run
 from boardlab.web.notifications_store import SqlNotifications
+from boardlab.web.open_pages_store import SqlOpenPages
 from boardlab.web.player_ratings_store import SqlRatings
 from boardlab.web.playtest_store import SqlPlaytests
 from boardlab.web.seeks_store import SqlSeeks
@@ -56,7 +57,15 @@ LISTED_COLUMNS = "id, config, status, result, plies, updated, deadline, to_move"
 
 
 class SqlStore(
-    SqlRatings, SqlArchive, SqlPlaytests, SqlSeeks, SqlNotifications, SqlPasswords, SqlLeases, ABC
+    SqlRatings,
+    SqlArchive,
+    SqlPlaytests,
+    SqlSeeks,
+    SqlNotifications,
+    SqlPasswords,
+    SqlLeases,
+    SqlOpenPages,
+    ABC,
 ):
     """A :class:`~boardlab.web.store.Store` over a backend's transactions."""
 

@@ -21,6 +21,7 @@ from boardlab.web.accounts_store import PasswordStore
 from boardlab.web.archive_store import ArchiveStore
 from boardlab.web.leases import SharedStore
 from boardlab.web.notifications_store import NotificationStore
+from boardlab.web.open_pages_store import OpenPageStore
 from boardlab.web.player_ratings_store import RatingStore
 from boardlab.web.playtest_store import PlaytestStore
 from boardlab.web.seeks_store import SeekStore
@@ -149,6 +150,7 @@ class Store(
     NotificationStore,
     PasswordStore,
     SharedStore,
+    OpenPageStore,
     Protocol,
 ):
     """Where matches live. Every call is durable when it returns."""

@@ -474,6 +474,7 @@ def test_both_backends_make_the_same_tables(tmp_path: Path, postgres_url: str) -
         "notify_settings",
         "chat_closed",
         "bot_leases",
+        "open_pages",
         "ratings",
         "rating_changes",
         "rated_matches",
