@@ -667,19 +667,20 @@ class Hub:
     def join(self, session: MatchSession, client: Client) -> None:
         """Follow a match: ``client`` gets its view now and after every change."""
         self.clients.setdefault(session.id, set()).add(client)
+        held = self.held_by(session, client)
         if self.sharing is not None:
-            self.sharing.joined(session)
-        self.push(session.id, client, session.view_message(self.held_by(session, client)))
+            self.sharing.joined(session, client, held)
+        self.push(session.id, client, session.view_message(held))
 
     def leave(self, match_id: str, client: Client) -> None:
         """Stop following a match; a match nobody follows is dropped from memory."""
         followers = self.clients.get(match_id)
         if followers is not None:
             followers.discard(client)
+            if self.sharing is not None:
+                self.sharing.left(match_id, client, last=not followers)
             if not followers:
                 del self.clients[match_id]
-                if self.sharing is not None:
-                    self.sharing.left(match_id)
                 session = self.sessions.get(match_id)
                 if session is not None and self._idle(session):
                     # Kept forever, sessions (finished or abandoned) made every full garbage

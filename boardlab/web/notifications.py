@@ -2,18 +2,22 @@
 
 Who is told: an account that gave an address and opted in (``/account``), holding the seat to
 move after a turn, with no websocket open on the match that holds that seat (a page open on it
-shows the turn already). Which matches: correspondence (days per move), matches with no clock,
-and real-time clocks of at least :data:`LONG_CLOCK_SECONDS` base; a faster game is over before
-mail is read. A mail says only which match, which side and against whom, never anything of the
-position (a hidden Cyvasse deployment included), and carries an unsubscribe link, also as a
-``List-Unsubscribe`` header with ``List-Unsubscribe-Post: List-Unsubscribe=One-Click``: a mail
-program unsubscribes in one click by a POST to that link (RFC 8058, ``notifications_api``).
+shows the turn already), in this process nor, with several on one store, in any other
+(:mod:`boardlab.web.open_pages`). Which matches: correspondence (days per move), matches with
+no clock, and real-time clocks of at least :data:`LONG_CLOCK_SECONDS` base; a faster game is
+over before mail is read. A mail says only which match, which side and against whom, never
+anything of the position (a hidden Cyvasse deployment included), and carries an unsubscribe
+link, also as a ``List-Unsubscribe`` header with ``List-Unsubscribe-Post:
+List-Unsubscribe=One-Click``: a mail program unsubscribes in one click by a POST to that link
+(RFC 8058, ``notifications_api``).
 
 Mail is sent off the event loop: the hub's observer (``hub.observers``) only queues a notice on
-a bounded queue; one thread sends them through the operator's SMTP server (stdlib ``smtplib``).
-An account gets at most one mail per :data:`MAIL_GAP_SECONDS`; turns meanwhile are gathered
-into its next mail, one line per match. A full queue or a failing server is logged and the
-notice dropped: a mail is a courtesy, the match never waits for it.
+a bounded queue; one thread asks the store whether another process has a page of the account
+open on the match (with several processes only), and sends the rest through the operator's
+SMTP server (stdlib ``smtplib``). An account gets at most one mail per
+:data:`MAIL_GAP_SECONDS`; turns meanwhile are gathered into its next mail, one line per match.
+A full queue or a failing server is logged and the notice dropped: a mail is a courtesy, the
+match never waits for it.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from boardlab.web.clock import TimeControl
 from boardlab.web.hub import Hub
 from boardlab.web.notifications_settings import MailSettings
 from boardlab.web.session import MatchSession
-from boardlab.web.store import Event
+from boardlab.web.store import Event, StoreUnavailable
 
 LOG = logging.getLogger("boardlab.web")
 LONG_CLOCK_SECONDS = 1800
@@ -158,8 +162,22 @@ class Notifier:
                 continue
             if notice is None:
                 return
+            if self._page_open(notice):
+                continue
             # One line per match: a second turn there before the mail goes adds nothing.
             waiting.setdefault(notice.account_id, {})[notice.match_id] = notice
+
+    def _page_open(self, notice: Notice) -> bool:
+        """With several processes on the store, True when a page of the notice's account is
+        open on its match in any of them (a store that cannot say: False, the mail goes).
+        Alone, False: the observer asked this process's websockets."""
+        sharing = self.hub.sharing
+        if sharing is None:
+            return False
+        try:
+            return sharing.pages.open_anywhere(notice.match_id, notice.account_id)
+        except StoreUnavailable:
+            return False
 
     def _mail(self, notices: list[Notice]) -> None:
         try:

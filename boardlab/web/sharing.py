@@ -20,7 +20,10 @@ it, each process:
   process's search, so its clients are told that the bot thinks, until the turn's event comes
   (or, if the holder's search failed, the next event);
 - sweeps for running clocks past their deadline that no process flagged (their process died):
-  the flag is an event like any other, so of two processes flagging at once one wins.
+  the flag is an event like any other, so of two processes flagging at once one wins;
+- keeps in the store which accounts have a page open on which match here, renewed by the
+  sweep (:mod:`boardlab.web.open_pages`), so that the process committing a turn mails no player
+  whose page is open on another.
 
 The hub's observers are told only of the events this process commits, never of those it
 catches up with: each event is observed once, by the process that committed it.
@@ -42,12 +45,13 @@ from boardlab.web.abandoned import ABANDONED_AFTER
 from boardlab.web.chat import CHANNELS, deliver, said_after
 from boardlab.web.errors import ApiError
 from boardlab.web.fanout import CHANNEL, CHAT_CHANNEL, Listener
+from boardlab.web.open_pages import OpenPages
 from boardlab.web.session import MatchSession
 from boardlab.web.sql_store import config_from_text
 from boardlab.web.store import StoreUnavailable
 
 if TYPE_CHECKING:
-    from boardlab.web.hub import Hub
+    from boardlab.web.hub import Client, Hub
 
 LOG = logging.getLogger("boardlab.web")
 LEASE_SECONDS = 6.0
@@ -87,6 +91,11 @@ class Sharing:
     chat_told: dict[str, int] = field(default_factory=dict)
     """The number of the last chat line sent to each match's clients here (every line before
     it was sent too, or was said before they came): a line announced is sent only if later."""
+    pages: OpenPages = field(init=False)
+    """The accounts whose pages are open here, as the store tells the other processes."""
+
+    def __post_init__(self) -> None:
+        self.pages = OpenPages(self.hub.store, self.holder)
 
     def start(self, settings: dict[str, Any]) -> None:
         """Listen to the other processes and start the sweep."""
@@ -100,10 +109,13 @@ class Sharing:
         """Stop listening (the sweep is one of the hub's tasks, cancelled with them)."""
         if self.listener is not None:
             self.listener.stop()
+        self.pages.forget()
 
-    def joined(self, session: MatchSession) -> None:
-        """A client here follows the match: if it is the first, note what they have been
-        told so far (the view's event index, the number of the chat's last line)."""
+    def joined(self, session: MatchSession, client: Client, seats: frozenset[int]) -> None:
+        """``client`` here follows the match, holding ``seats``: its accounts' page is open
+        here; if it is the first, note what they have been told so far (the view's event
+        index, the number of the chat's last line)."""
+        self.pages.opened(session.id, client, seats)
         self.told.setdefault(session.id, session.version)
         if session.id not in self.chat_told:
             # Unread if the store is out of reach: the first line announced is then sent
@@ -112,10 +124,12 @@ class Sharing:
                 last = self.hub.store.chat(session.id, CHANNELS, 1)
                 self.chat_told[session.id] = last[-1].index if last else -1
 
-    def left(self, match_id: str) -> None:
-        """No client here follows the match any more."""
-        self.told.pop(match_id, None)
-        self.chat_told.pop(match_id, None)
+    def left(self, match_id: str, client: Client, last: bool) -> None:
+        """``client`` here follows the match no more (``last``: nor does any other here)."""
+        self.pages.closed(match_id, client)
+        if last:
+            self.told.pop(match_id, None)
+            self.chat_told.pop(match_id, None)
 
     # -- catching up ----------------------------------------------------------------------
 
@@ -254,12 +268,13 @@ class Sharing:
                 continue  # the store's outage is told by the requests; the next sweep retries
 
     def sweep(self) -> None:
-        """Renew this process's leases, take over the bot turns whose lease ran out, and flag
-        the running clocks past their deadline."""
+        """Renew this process's leases and open pages, take over the bot turns whose lease
+        ran out, and flag the running clocks past their deadline."""
         now = datetime.now(UTC)
         store = self.hub.store
         if self.leases:
             store.renew_leases(self.holder, stamp(now + timedelta(seconds=LEASE_SECONDS)))
+        self.pages.renew()
         for match_id in store.expired_leases(stamp(now)):
             self._take_over(match_id, stamp(now))
         due = stamp(now - timedelta(seconds=FLAG_GRACE_SECONDS))

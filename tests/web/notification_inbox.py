@@ -64,11 +64,10 @@ def running_inbox() -> Iterator[Inbox]:
         controller.stop()
 
 
-@contextlib.contextmanager
-def mailing_server(inbox: Inbox, folder: Path) -> Iterator[Server]:
-    """A Boardlab server in ``folder`` mailing through ``inbox`` (no TLS: it is local)."""
-    port = free_port()
-    options = (
+def mail_options(inbox: Inbox) -> tuple[str, ...]:
+    """The options of ``boardlab serve`` (beside :data:`UNLIMITED`) that mail through ``inbox``
+    (no TLS: it is local)."""
+    return (
         *UNLIMITED,
         "--smtp",
         f"127.0.0.1:{inbox.port}",
@@ -76,9 +75,14 @@ def mailing_server(inbox: Inbox, folder: Path) -> Iterator[Server]:
         "boardlab@example.org",
         "--smtp-security",
         "none",
-        "--public-url",
-        f"http://127.0.0.1:{port}/",
     )
+
+
+@contextlib.contextmanager
+def mailing_server(inbox: Inbox, folder: Path) -> Iterator[Server]:
+    """A Boardlab server in ``folder`` mailing through ``inbox``."""
+    port = free_port()
+    options = (*mail_options(inbox), "--public-url", f"http://127.0.0.1:{port}/")
     running = start_server(folder / "boardlab.sqlite3", port, options=options)
     try:
         yield running

@@ -7,8 +7,10 @@ websockets of another that may read it (a spectator's never gets the players' ch
 it was said while that process's listener was away; a bot thinking in one process is shown on
 the others; a process killed with SIGKILL mid-game loses no acknowledged decision, and its bot
 search and clock flag are taken over by the others; PostgreSQL stopped and started mid-game
-gives 503s and every process recovers without a restart; a short pass of the hostile-input
-fuzzer (``tests/fuzz/test_fuzz_web.py``) over two of the processes fails neither.
+gives 503s and every process recovers without a restart; a player whose page is open on one
+process gets no mail of the move made through another, and gets one once the page is closed; a
+short pass of the hostile-input fuzzer (``tests/fuzz/test_fuzz_web.py``) over two of the
+processes fails neither.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import re
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -43,11 +45,13 @@ from tests.fuzz.test_fuzz_web import (
     fuzz_websocket,
     make_target,
 )
-from tests.web.conftest import Server, start_server
+from tests.web.conftest import UNLIMITED, Server, start_server
+from tests.web.notification_inbox import Inbox, mail_options, running_inbox
 from tests.web.postgres import Cluster
 from tests.web.test_api import MURUS_HOT_SEAT, create, turn
 from tests.web.test_api_hidden import frames_before, listen, preset
 from tests.web.test_chat_abort import joined, say
+from tests.web.test_notifications import move, players
 from tests.web.test_postgres_serve import follow, next_view
 
 WAIT_SECONDS = 30.0
@@ -60,9 +64,9 @@ SEARCHED_ELSEWHERE = "changed elsewhere during its bot's search"
 never (only one process searches each turn)."""
 
 
-def start_three(folder: Path, url: str) -> list[Server]:
+def start_three(folder: Path, url: str, options: Sequence[str] = UNLIMITED) -> list[Server]:
     """Three servers on the PostgreSQL database ``url``."""
-    return [start_server(folder / f"server{n}.sqlite3", url=url) for n in range(3)]
+    return [start_server(folder / f"server{n}.sqlite3", url=url, options=options) for n in range(3)]
 
 
 @dataclass
@@ -74,10 +78,20 @@ class Three:
 
 
 @pytest.fixture(scope="module")
-def three(tmp_path_factory: pytest.TempPathFactory, postgres_cluster: Cluster) -> Iterator[Three]:
-    """Three servers on one new database, for the tests of this module that leave them up."""
+def inbox() -> Iterator[Inbox]:
+    """The SMTP server that the three servers mail through."""
+    with running_inbox() as handler:
+        yield handler
+
+
+@pytest.fixture(scope="module")
+def three(
+    tmp_path_factory: pytest.TempPathFactory, postgres_cluster: Cluster, inbox: Inbox
+) -> Iterator[Three]:
+    """Three servers on one new database, mailing through ``inbox``, for the tests of this
+    module that leave them up."""
     url = postgres_cluster.new_schema()
-    servers = start_three(tmp_path_factory.mktemp("three"), url)
+    servers = start_three(tmp_path_factory.mktemp("three"), url, mail_options(inbox))
     try:
         yield Three(servers, url)
     finally:
@@ -492,6 +506,37 @@ def test_postgresql_stopped_and_started_gives_503s_and_all_three_recover(
         assert turn(c, match, tokens[1], 1, 1, turns[0])[0] == 200
         # B's listener reconnected (and caught up): C's turn reaches B's websocket.
         assert view_at(on_b, 2)["moves"][1]["turn"] == turns[0]
+
+
+def open_pages(url: str, match: str) -> list[tuple[str, str]]:
+    """The match's open pages as the database holds them: (account id, holder)."""
+    with psycopg.connect(url) as connection:
+        rows = connection.execute(
+            "SELECT account_id, holder FROM open_pages WHERE match_id = %s", (match,)
+        ).fetchall()
+    return [(str(account), str(holder)) for account, holder in rows]
+
+
+def test_no_mail_while_a_page_is_open_on_another_process(three: Three, inbox: Inbox) -> None:
+    a, b, _ = three.servers
+    address = "page.on.b@example.org"
+    game = players(a, "murus-gallicus", {"days": 3}, address)
+    match, (first, second) = game["match"], game["tokens"]
+    # The creator is mailed too: its mail, queued after the other's notice in A's mail thread,
+    # shows that A has passed that notice.
+    mine = {"address": "creator@example.org", "enabled": True}
+    assert game["creator"].post("/api/account/notifications", mine)[0] == 200
+    with follow(b, match, [second]):
+        ((_, holder),) = open_pages(three.url, match)
+        assert holder.split(":")[1] == str(b.process.pid), holder
+        move(a, match, first, 0)  # the invited player's move, its page open on B
+        move(a, match, second, 1)  # the creator's, no page of its open anywhere
+        inbox.wait_for("creator@example.org")
+        assert inbox.to(address) == []
+    wait_until(lambda: not open_pages(three.url, match), "the closed page's row removed")
+    move(a, match, first, 0)
+    (mail,) = inbox.wait_for(address)
+    assert f"/match/{match}" in mail.get_content()
 
 
 @pytest.fixture(scope="module")

@@ -44,7 +44,8 @@ def players(
     server: Server, game: str, clock: dict[str, int] | None, address: str
 ) -> dict[str, Any]:
     """A match of ``game`` between two new accounts: the creator (seat 0) and the invited one
-    (seat 1), who asked for mail to ``address``."""
+    (seat 1), who asked for mail to ``address``; their browsers are ``creator`` and
+    ``invited``."""
     creator, invited = Browser(server, "127.0.3.1"), Browser(server, "127.0.3.2")
     creator_name, invited_name = sign_up(creator), sign_up(invited)
     status, answer = invited.post(
@@ -62,6 +63,7 @@ def players(
         "match": created["id"],
         "tokens": [created["seats"][0]["token"], claimed["token"]],
         "names": [creator_name, invited_name],
+        "creator": creator,
         "invited": invited,
     }
 
