@@ -173,7 +173,7 @@ LIMIT_OPTIONS = [
         "--websockets-per-address",
         "websockets_per_address",
         int,
-        "websockets open at once (further handshakes are refused with 429)",
+        "websockets open at once (further handshakes are refused: 403)",
     ),
     ("--header-timeout", "header_seconds", float, "seconds for a request's headers to arrive"),
     ("--body-timeout", "body_seconds", float, "seconds for a request's body to arrive"),

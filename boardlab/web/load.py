@@ -302,31 +302,47 @@ async def phase(
 async def open_matches(
     ports: list[int], games: int, spectators: int, pids: list[int]
 ) -> dict[str, Any]:
-    """The servers' memory per live match and per websocket: ``games`` matches are created
-    (their resident memory measured before and after), then each gets its seats' and
-    ``spectators`` websockets, each waiting for its first view (measured again)."""
+    """The servers' memory per live match and per websocket, from their resident memory
+    between three steps: ``games`` matches are created; each gets its seats' and
+    ``spectators`` websockets, each waiting for its first view (so each match is drawn); each
+    gets one more spectator's websocket (the cost of a websocket alone, its match drawn
+    already). A live match is then what the first two steps cost but its websockets."""
     http = [Connection(port) for port in ports]
     sockets: list[ClientConnection] = []
+
+    async def follow_each(tokens_of: list[list[list[str]]]) -> int:
+        """Open a websocket per token list of each match, through the servers in turn; how
+        many of them had a view within a minute."""
+        opened = len(sockets)
+        for n, (match, _) in enumerate(matches):
+            for k, tokens in enumerate(tokens_of[n]):
+                port = ports[(n + k) % len(ports)]
+                sockets.append(await connect(f"ws://{HOST}:{port}/ws/matches/{match}"))
+                await sockets[-1].send(json.dumps({"tokens": tokens}))
+        stop = time.perf_counter() + 60
+        views = await asyncio.gather(*(next_view(sock, stop) for sock in sockets[opened:]))
+        return sum(view is not None for view in views)
+
     try:
         before = resident_mb(pids)
         matches = []
         for n in range(games):
             answer = json.loads((await http[n % len(http)].post("/api/matches", MATCH))[1])
             matches.append((answer["id"], [seat["token"] for seat in answer["seats"]]))
-        created = resident_mb(pids)
-        for n, (match, tokens) in enumerate(matches):
-            for k, tokens_sent in enumerate([[token] for token in tokens] + [[]] * spectators):
-                port = ports[(n + k) % len(ports)]
-                sockets.append(await connect(f"ws://{HOST}:{port}/ws/matches/{match}"))
-                await sockets[-1].send(json.dumps({"tokens": tokens_sent}))
-        stop = time.perf_counter() + 60
-        views = await asyncio.gather(*(next_view(sock, stop) for sock in sockets))
+        followed = await follow_each(
+            [[[token] for token in tokens] + [[]] * spectators for _, tokens in matches]
+        )
         connected = resident_mb(pids)
+        followed += await follow_each([[[]] for _ in matches])
+        per_websocket = (resident_mb(pids) - connected) / games
+        first = len(sockets) - games
         return {
             "phase": f"{games} idle matches, {len(sockets)} websockets",
-            "websockets_with_a_view": sum(view is not None for view in views),
-            "server_mb_per_match": round((created - before) / games, 3),
-            "server_kb_per_websocket": round(1000 * (connected - created) / len(sockets), 1),
+            "websockets_with_a_view": followed,
+            "server_kb_per_match": round(
+                1000 * (connected - before - first * per_websocket) / games
+            ),
+            "server_kb_per_websocket": round(1000 * per_websocket),
         }
     finally:
         for sock in sockets:
@@ -415,7 +431,7 @@ def start_server(db: Path | str) -> tuple[subprocess.Popen[bytes], int]:
     # measured.
     unlimited = [
         *("--creation-burst", "1000000", "--move-burst", "1000000", "--get-burst", "1000000"),
-        *("--connections-per-address", "1000", "--websockets-per-address", "1000"),
+        *("--connections-per-address", "10000", "--websockets-per-address", "10000"),
         "--no-prepare-bots",  # no bot plays here: preparing them would only load the machine
     ]
     process = subprocess.Popen([*command, "--db", str(db), *unlimited], stdout=subprocess.DEVNULL)
