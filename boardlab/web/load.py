@@ -431,7 +431,7 @@ def start_server(db: Path | str) -> tuple[subprocess.Popen[bytes], int]:
     # measured.
     unlimited = [
         *("--creation-burst", "1000000", "--move-burst", "1000000", "--get-burst", "1000000"),
-        *("--connections-per-address", "10000", "--websockets-per-address", "10000"),
+        *("--connections-per-address", "1000", "--websockets-per-address", "5000"),
         "--no-prepare-bots",  # no bot plays here: preparing them would only load the machine
     ]
     process = subprocess.Popen([*command, "--db", str(db), *unlimited], stdout=subprocess.DEVNULL)
