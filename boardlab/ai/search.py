@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 
 from boardlab.ai import search_template
 from boardlab.core.engine import Kernel, KernelArray, kernel_evaluation, kernel_for
@@ -83,6 +84,43 @@ class CompiledSearch:
         self._killers[:] = -1
         self._history[:] = 0
 
+    def iterate(
+        self,
+        s: KernelArray,
+        depth: int,
+        order: npt.NDArray[np.int64],
+        noise: npt.NDArray[np.float64],
+        deadline: float,
+        limit: int,
+        pvs: bool,
+    ) -> bool:
+        """One iteration of ``depth`` decisions over the root moves ``order`` (``noise`` added to
+        their values), with the tables as they are, until ``deadline`` (if positive) or
+        ``limit`` nodes (if positive); whether it finished. Its best move (-1: none finished),
+        value and node count are then in ``_out``."""
+        kernel = self.kernel
+        return bool(
+            self._search(
+                kernel.params,
+                s,
+                depth,
+                order,
+                noise,
+                deadline,
+                limit,
+                pvs,
+                kernel.max_legal,
+                kernel.game.num_players,
+                self._tt_key,
+                self._tt_move,
+                self._tt_info,
+                self._tt_value,
+                self._killers,
+                self._history,
+                self._out,
+            )
+        )
+
     def run(
         self,
         s: KernelArray,
@@ -100,7 +138,6 @@ class CompiledSearch:
         ``node_cap`` nodes, whichever comes first; an unfinished iteration still counts a
         root move that beat the previous best.
         """
-        kernel = self.kernel
         order = np.array(moves, dtype=np.int64)
         noise = np.array(jitter, dtype=np.float64)
         self._history >>= 1  # older decisions' cutoffs count for less
@@ -113,25 +150,7 @@ class CompiledSearch:
                 limit = node_cap - result.nodes
                 if limit <= 0:
                     break
-            finished = self._search(
-                kernel.params,
-                s,
-                depth,
-                order,
-                noise,
-                deadline or 0.0,
-                limit,
-                pvs,
-                kernel.max_legal,
-                kernel.game.num_players,
-                self._tt_key,
-                self._tt_move,
-                self._tt_info,
-                self._tt_value,
-                self._killers,
-                self._history,
-                self._out,
-            )
+            finished = self.iterate(s, depth, order, noise, deadline or 0.0, limit, pvs)
             best, value, nodes = int(self._out[0]), float(self._out[1]), int(self._out[2])
             result.nodes += nodes
             if not finished:

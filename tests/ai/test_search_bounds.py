@@ -32,26 +32,8 @@ def _search_once(
     search: CompiledSearch, s: KernelArray, depth: int, moves: list[int], jitter: list[float]
 ) -> tuple[int, float]:
     """One iteration on the compiled function, tables as they are: (best move, its value)."""
-    kernel = search.kernel
-    finished = search._search(
-        kernel.params,
-        s,
-        depth,
-        np.array(moves, dtype=np.int64),
-        np.array(jitter, dtype=np.float64),
-        0.0,
-        0,
-        True,
-        kernel.max_legal,
-        kernel.game.num_players,
-        search._tt_key,
-        search._tt_move,
-        search._tt_info,
-        search._tt_value,
-        search._killers,
-        search._history,
-        search._out,
-    )
+    order = np.array(moves, dtype=np.int64)
+    finished = search.iterate(s, depth, order, np.array(jitter, dtype=np.float64), 0.0, 0, True)
     assert finished
     return int(search._out[0]), float(search._out[1])
 

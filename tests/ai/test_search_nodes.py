@@ -74,25 +74,7 @@ def test_an_iteration_of_the_deepest_depth_fits_the_search_stack() -> None:
         kernel.apply(p, line, buffer[0])
     search.clear()
     cap = MAX_DEPTH + 1
-    finished = search._search(
-        p,
-        s,
-        MAX_DEPTH,
-        root_moves,
-        np.zeros(len(root_moves)),
-        0.0,
-        cap,
-        True,
-        kernel.max_legal,
-        game.num_players,
-        search._tt_key,
-        search._tt_move,
-        search._tt_info,
-        search._tt_value,
-        search._killers,
-        search._history,
-        search._out,
-    )
+    finished = search.iterate(s, MAX_DEPTH, root_moves, np.zeros(len(root_moves)), 0.0, cap, True)
     assert not finished
     assert search._out[0] == -1  # no root move finished
     assert search._out[2] == cap

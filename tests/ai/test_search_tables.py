@@ -36,27 +36,9 @@ def _raw(
 ) -> tuple[bool, int, float, int]:
     """One iteration of ``depth`` straight on the compiled function, tables as they are, until
     ``deadline`` (if positive): (finished, best move, value, nodes)."""
-    kernel = search.kernel
     moves = np.array(state.legal_actions(), dtype=np.int64)
-    finished = search._search(
-        kernel.params,
-        kernel.encode(state),
-        depth,
-        moves,
-        np.zeros(len(moves)),
-        deadline,
-        0,
-        pvs,
-        kernel.max_legal,
-        kernel.game.num_players,
-        search._tt_key,
-        search._tt_move,
-        search._tt_info,
-        search._tt_value,
-        search._killers,
-        search._history,
-        search._out,
-    )
+    encoded = search.kernel.encode(state)
+    finished = search.iterate(encoded, depth, moves, np.zeros(len(moves)), deadline, 0, pvs)
     out = search._out
     return bool(finished), int(out[0]), float(out[1]), int(out[2])
 
