@@ -120,10 +120,10 @@ def _page(title: str, text: str, status: int, form: str = "") -> HTMLResponse:
 
 async def unsubscribe_page(request: Request) -> Response:
     """``GET /unsubscribe/<token>``: the mail's link shows the button that unsubscribes (a
-    link opened by a mail scanner changes nothing)."""
+    link opened by a mail scanner changes nothing); a link no account holds says so."""
     _count(request, "moves")
     token = str(request.path_params["token"])
-    if not TOKEN_PATTERN.fullmatch(token):
+    if not TOKEN_PATTERN.fullmatch(token) or not _hub(request).store.unsubscribe_known(token):
         return _page(*UNKNOWN, 404)
     name, _, value = ONE_CLICK.partition("=")
     form = FORM.format(token=token, name=name, value=value)

@@ -41,6 +41,9 @@ class NotificationStore(Protocol):
         """Turn off the mails of the account whose unsubscribe token is ``token``; False if
         no account has it."""
 
+    def unsubscribe_known(self, token: str) -> bool:
+        """Whether an account's unsubscribe token is ``token``."""
+
     def forget_notify_settings(self, account_id: str) -> None:
         """Remove the account's address and settings."""
 
@@ -98,6 +101,12 @@ class SqlNotifications:
                 (when, token),
             )
         return True
+
+    def unsubscribe_known(self, token: str) -> bool:
+        """Look the token up."""
+        with self._transaction(reading=True) as run:
+            rows = run("SELECT 1 FROM notify_settings WHERE unsubscribe = ?", (token,))
+        return bool(rows)
 
     def forget_notify_settings(self, account_id: str) -> None:
         """Delete the account's row."""
