@@ -94,12 +94,16 @@ def join(
 
 
 def seat_of(page: Page) -> tuple[str, int, str]:
-    """The match, seat and token this browser was given (it joined one playtest)."""
-    kept = page.evaluate(
-        """() => Object.keys(localStorage)
-            .filter((key) => key.startsWith("boardlab:playtest-seat:"))
-            .map((key) => localStorage.getItem(key))"""
-    )
+    """The match, seat and token this browser was given (it joined one playtest), read from
+    its context's storage: a waiting page may be going to its game meanwhile, and a script in
+    a page that navigates away fails."""
+    storage = page.context.storage_state()
+    kept = [
+        item["value"]
+        for origin in storage["origins"]
+        for item in origin["localStorage"]
+        if item["name"].startswith("boardlab:playtest-seat:")
+    ]
     (answer,) = (json.loads(text) for text in kept)
     return answer["match"], answer["seat"], answer["token"]
 
