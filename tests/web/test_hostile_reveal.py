@@ -9,6 +9,7 @@ import json
 from contextlib import ExitStack
 from typing import Any
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -21,22 +22,32 @@ REVEALED = "hidden information has been revealed since: that turn cannot be take
 
 def test_no_takeback_against_a_bot_crosses_the_reveal(shared_server: Server) -> None:
     server = shared_server
-    match, (south, _) = create(
-        server,
-        {
-            "game": "cyvasse",
-            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "level:easy"}],
-        },
-    )
-    assert south
-    lineup = preset(server, match, south, 0, 0, "classic")["moves"][0]["turn"]
-    view = wait_for_ply(server, match, 2, south)
-    # The bot's lineup is on South's board now: South may not deploy again knowing it.
-    assert "hidden" not in json.dumps(view["moves"][1])
-    status, answer = server.post(f"/api/matches/{match}/takeback", {"seat": 0}, south)
-    assert (status, answer) == (409, {"error": REVEALED})
-    # Nothing was taken back (the bot, first to move in play, may have moved since).
-    assert server.get(f"/api/matches/{match}", south)[1]["moves"][0]["turn"] == lineup
+    for _ in range(3):
+        match, (_, north) = create(
+            server,
+            {
+                "game": "cyvasse",
+                "seats": [{"kind": "bot", "bot": "level:easy"}, {"kind": "human"}],
+            },
+        )
+        assert north
+        wait_for_ply(server, match, 1, north)
+        view = preset(server, match, north, 1, 1, "classic")
+        lineup = view["moves"][1]["turn"]
+        # The bot's lineup is on North's board now: North may not deploy again knowing it.
+        assert "hidden" not in json.dumps(view["moves"][0])
+        status, answer = server.post(f"/api/matches/{match}/takeback", {"seat": 1}, north)
+        if answer == {"error": "the game is over"}:
+            # The King nearer the middle moves first; the bot's, it may end the game with its
+            # first move (seen once in CI: bots never resign, so a King taken at once). Such a
+            # match says nothing of the reveal: another is played.
+            continue
+        assert (status, answer) == (409, {"error": REVEALED})
+        # Nothing was taken back (the bot, if first to move in play, may have moved since).
+        after = server.get(f"/api/matches/{match}", north)[1]
+        assert after["moves"][1]["turn"] == lineup
+        return
+    pytest.fail("the bot took the King at once in three matches")
 
 
 def test_no_takeback_offer_between_people_crosses_the_reveal(shared_server: Server) -> None:
@@ -92,16 +103,19 @@ ACTIONS = st.lists(
         st.just(("claim", "invite", "")),
         st.tuples(st.just("takeback"), st.sampled_from(ACTORS), st.just("")),
         st.tuples(
-            st.sampled_from(["offer", "accept", "decline"]),
+            st.sampled_from(["offer", "decline"]),
             st.sampled_from(ACTORS),
             st.sampled_from(["takeback", "draw"]),
         ),
+        st.tuples(st.just("accept"), st.sampled_from(ACTORS), st.just("takeback")),
     ),
     max_size=6,
 )
 """What the others may try while South's lineup is secret: claim the invite link, take back,
 offer, accept or decline, each as South, with the link's token, as North once claimed, or
-with no token at all."""
+with no token at all. A draw is offered and declined but never accepted: agreed, it ends the
+game before any reveal (a sequence that agreed one failed at North's deployment, "the game
+is over")."""
 
 
 def around_the_reveal(
