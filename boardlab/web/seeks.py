@@ -37,7 +37,7 @@ from boardlab.web.requests import MATCH_ID_PATTERN, check_tokens, json_body
 from boardlab.web.seeks_live import live_since, seek_board
 from boardlab.web.seeks_store import Seek, SeekJoin, SeekLimits, SeekRefused
 from boardlab.web.sql_store import MAX_SEATS
-from boardlab.web.store import MatchConfig, SeatConfig, Store
+from boardlab.web.store import Account, MatchConfig, SeatConfig, Store
 from boardlab.web.tokens import new_match_id, new_token, token_hash
 
 SEEKS_PER_ADDRESS = 3
@@ -97,6 +97,13 @@ def seek_fields(
     return game.id, options, game.num_players, clock, rated, low, high
 
 
+def _who(request: Request, account: Account | None) -> tuple[str | None, str, str]:
+    """A seek's poster or joiner as a seek keeps them: account id, address and name."""
+    if account is None:
+        return None, request_key(request), GUEST
+    return account.id, request_key(request), account.name
+
+
 async def post_seek(request: Request) -> Response:
     """``POST /api/seeks`` ``{game, options, clock, rated, min_rating, max_rating}``: a new
     seek (201 with its id and secret token)."""
@@ -112,9 +119,7 @@ async def post_seek(request: Request) -> Response:
     seek = Seek(
         new_match_id(),
         token_hash(token),
-        account.id if account else None,
-        request_key(request),
-        account.name if account else GUEST,
+        *_who(request, account),
         game,
         options,
         clock,
@@ -187,9 +192,7 @@ async def post_accept(request: Request) -> Response:
     join = SeekJoin(
         seek.id,
         token_hash(token),
-        account.id if account else None,
-        request_key(request),
-        account.name if account else GUEST,
+        *_who(request, account),
         when,
         when,
     )
