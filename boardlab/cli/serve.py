@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import errno
 import fcntl
+import importlib.util
 import ipaddress
 import os
 import resource
@@ -334,6 +335,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise BoardlabError(
             f"the web app needs the 'web' extra ({error.name} is missing): pip install -e '.[web]'"
         ) from error
+    # The playtest dashboard's statistics and plots are imported when first asked for (they
+    # take seconds to load): their absence is found here, not by a designer's first request.
+    for name in ("scipy", "matplotlib"):
+        if importlib.util.find_spec(name) is None:
+            raise BoardlabError(
+                f"the web app needs the 'web' extra ({name} is missing): pip install -e '.[web]'"
+            )
     db: Path | str = args.db or default_db()
     lock = None
     if not is_postgres_url(db):

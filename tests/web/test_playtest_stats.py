@@ -4,6 +4,8 @@ bots disagree, and the variants compared with one Benjamini-Hochberg family."""
 
 from __future__ import annotations
 
+import argparse
+import importlib.util
 import random
 import subprocess
 import sys
@@ -11,6 +13,8 @@ import sys
 import pytest
 
 from boardlab.analysis.stats import adjust
+from boardlab.cli.serve import cmd_serve
+from boardlab.core.errors import BoardlabError
 from boardlab.web.playtest import choose_variant
 from boardlab.web.playtest_games import Decision, Game
 from boardlab.web.playtest_stats import (
@@ -130,3 +134,16 @@ def test_the_web_app_starts_without_loading_scipy_or_matplotlib() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_a_server_without_scipy_refuses_to_start_with_one_sentence(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Loaded only when a dashboard is asked for, the statistics' absence is still found at
+    start: the server refuses to start and names the extra."""
+    found = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "scipy" else found(name, *a)
+    )
+    with pytest.raises(BoardlabError, match=r"needs the 'web' extra \(scipy is missing\)"):
+        cmd_serve(argparse.Namespace())
